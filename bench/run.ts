@@ -1,0 +1,71 @@
+/**
+ * `npm run bench`: renders the corpus and prints per document pages, warm and cold times,
+ * ms per page, pages per second and peak RSS, then the service's renders per second over HTTP.
+ * `--only REGEX` limits the documents; `--engine` or `--service` runs one half; `--peers` compares
+ * cold times with md-to-pdf (Chromium) and Pandoc + wkhtmltopdf when they are installed.
+ */
+import { benchEngine, type EngineFigures } from './engine-bench.js';
+import { benchService, type ServiceFigures } from './service.js';
+import { benchRich, type RichFigures } from './rich.js';
+import { benchPeers, peersInstalled, type PeerFigures } from './peers.js';
+
+const args = process.argv.slice(2);
+const onlyIndex = args.indexOf('--only');
+const only = onlyIndex >= 0 ? new RegExp(args[onlyIndex + 1]!) : undefined;
+const peersOnly = args.includes('--peers');
+const runEngine = !args.includes('--service') && !peersOnly;
+const runService = !args.includes('--engine') && !peersOnly;
+
+if (runEngine) printEngine(benchEngine(only));
+if (runEngine && !only) printRich(benchRich());
+if (peersOnly) printPeers(benchPeers());
+if (runService) printService(await benchService());
+
+function printEngine(figures: EngineFigures[]): void {
+  const header = ['document', 'KB', 'pages', 'warm ms', 'ms/page', 'pages/s', 'cold ms', 'cold peak MB', 'warm peak MB', 'setup/render/serialize ms'];
+  const lines = figures.map((row) => [
+    row.name,
+    (row.bytes / 1024).toFixed(1),
+    String(row.pages),
+    row.warmMs.toFixed(1),
+    row.msPerPage.toFixed(2),
+    row.pagesPerSecond.toFixed(0),
+    row.coldMs.toFixed(0),
+    row.coldPeakRssMb === null ? '-' : row.coldPeakRssMb.toFixed(0),
+    row.peakRssMb.toFixed(0),
+    `${row.phases.setup}/${row.phases.render}/${row.phases.serialize}`,
+  ]);
+  printTable(header, lines);
+}
+
+function printPeers(figures: PeerFigures[]): void {
+  const installed = peersInstalled();
+  console.log(`peers installed: ${installed.length > 0 ? installed.join(', ') : 'none (see bench/README.md)'}; cold, process start to file written, median of 5`);
+  const names = figures[0]?.peers.map((peer) => peer.name) ?? [];
+  printTable(
+    ['document', 'Quire ms', ...names.flatMap((name) => [`${name} ms`, 'ratio'])],
+    figures.map((row) => [
+      row.document,
+      row.quireMs.toFixed(0),
+      ...row.peers.flatMap((peer) => (peer.ms === null ? ['-', '-'] : [peer.ms.toFixed(0), `${peer.ratio!.toFixed(1)}x`])),
+    ]),
+  );
+}
+
+function printRich(figures: RichFigures): void {
+  console.log(`\nrich document (50 formulas, 10 diagrams, 30 code blocks): ${figures.totalMs.toFixed(0)} ms cold, in a fresh process, ${figures.pages} pages`);
+  printTable(['module', 'CPU ms'], figures.shares.map((share) => [share.module, share.ms.toFixed(0)]));
+}
+
+function printService(figures: ServiceFigures): void {
+  console.log(`\nservice: ${figures.rps.toFixed(1)} renders/s over HTTP, p50 ${figures.p50.toFixed(0)} ms, p99 ${figures.p99.toFixed(0)} ms, ` +
+    `${figures.requests} requests, ${figures.failures} failures, ${figures.concurrency} clients, ${figures.workers} workers, service overhead p50 ${figures.serviceOverheadP50.toFixed(1)} ms`);
+  printTable(['document', 'KB', 'p50 ms'], figures.documents.map((doc) => [doc.name, (doc.bytes / 1024).toFixed(1), doc.p50.toFixed(0)]));
+}
+
+function printTable(header: string[], lines: string[][]): void {
+  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
+  const format = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  console.log(format(header));
+  for (const line of lines) console.log(format(line));
+}

@@ -1,0 +1,119 @@
+/**
+ * The service benchmark: README-sized documents rendered over HTTP on loopback by as many
+ * concurrent clients as the machine has cores, against the real service (SQLite file, worker
+ * pool, every check a real request goes through). Reports renders per second and latency.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { systemClock } from '../src/clock.js';
+import { defaultDeployment } from '../src/config/deployment.js';
+import { createApp } from '../src/http/app.js';
+import { startServer } from '../src/http/server.js';
+import { silentLog } from '../src/log.js';
+import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { RenderPool } from '../src/workers/pool.js';
+import { readmeSizedCorpus } from './corpus.js';
+
+export interface ServiceFigures {
+  /** Successful renders per second over the measured window. */
+  rps: number;
+  /** Latency of one request, end to end (request sent → PDF received), in milliseconds. */
+  p50: number;
+  p99: number;
+  requests: number;
+  failures: number;
+  concurrency: number;
+  workers: number;
+  documents: { name: string; bytes: number; p50: number }[];
+  /** Median of `total` minus the engine's phases and the queue wait: what the service adds. */
+  serviceOverheadP50: number;
+}
+
+const WARM_UP_ROUNDS = 2;
+
+export async function benchService(durationMs = 10_000): Promise<ServiceFigures> {
+  // README-sized: installed READMEs between the 25th and 75th percentile of sizes, chosen by rule.
+  const documents = readmeSizedCorpus().map((doc) => ({ name: doc.name, bytes: doc.bytes, markdown: readFileSync(doc.file, 'utf8') }));
+  const concurrency = availableParallelism();
+  const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
+  const store = SqliteStore.open(path.join(dir, 'quire.db'), systemClock);
+  const config = defaultDeployment();
+  const pool = new RenderPool({ size: config.workers, queueLimit: config.queueLimit, memoryMb: config.workerMemoryMb });
+  const server = await startServer(createApp({ store, clock: systemClock, pool, config, log: silentLog }), pool, {
+    port: 0,
+    hostname: '127.0.0.1',
+  });
+  try {
+    const account = await store.createAccount({ email: 'bench@example.com', plan: 'scale', emailVerified: true });
+    await store.updateAccount(account.id, { overrides: { documents: 10_000_000, requests_per_min: 10_000_000, concurrency: 1_000 } });
+    const { key } = await store.createApiKey(account.id, 'bench');
+    const url = `http://127.0.0.1:${server.port}/v1/render`;
+    // READMEs link badges and screenshots; lenient mode renders them as placeholders.
+    const bodies = documents.map((doc) => JSON.stringify({ markdown: doc.markdown, resources: 'lenient' }));
+
+    const send = async (index: number) => {
+      const started = performance.now();
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: bodies[index],
+      });
+      await response.arrayBuffer();
+      return { ok: response.status === 200, ms: performance.now() - started, timing: response.headers.get('server-timing') ?? '' };
+    };
+
+    for (let round = 0; round < WARM_UP_ROUNDS; round += 1) {
+      await Promise.all(Array.from({ length: concurrency }, (_, client) => Promise.all(documents.map((_, i) => send((i + client) % documents.length)))));
+    }
+
+    const samples: { doc: number; ok: boolean; ms: number; overhead: number }[] = [];
+    const started = performance.now();
+    const deadline = started + durationMs;
+    await Promise.all(
+      Array.from({ length: concurrency }, async (_, client) => {
+        for (let next = client; performance.now() < deadline; next += 1) {
+          const doc = next % documents.length;
+          const result = await send(doc);
+          samples.push({ doc, ok: result.ok, ms: result.ms, overhead: overhead(result.timing) });
+        }
+      }),
+    );
+    const elapsed = performance.now() - started;
+    const ok = samples.filter((sample) => sample.ok);
+    return {
+      rps: ok.length / (elapsed / 1000),
+      p50: percentile(ok.map((s) => s.ms), 0.5),
+      p99: percentile(ok.map((s) => s.ms), 0.99),
+      requests: samples.length,
+      failures: samples.length - ok.length,
+      concurrency,
+      workers: config.workers,
+      documents: documents.map((doc, i) => ({
+        name: doc.name,
+        bytes: doc.bytes,
+        p50: percentile(ok.filter((s) => s.doc === i).map((s) => s.ms), 0.5),
+      })),
+      serviceOverheadP50: percentile(ok.map((s) => s.overhead), 0.5),
+    };
+  } finally {
+    await server.close(0);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `total` minus the other phases of a Server-Timing header. */
+function overhead(serverTiming: string): number {
+  const phases = Object.fromEntries(
+    [...serverTiming.matchAll(/(\w+);dur=([\d.]+)/g)].map((match) => [match[1]!, Number(match[2])]),
+  );
+  const inner = (phases.queue ?? 0) + (phases.setup ?? 0) + (phases.render ?? 0) + (phases.serialize ?? 0);
+  return (phases.total ?? 0) - inner;
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}

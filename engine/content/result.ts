@@ -1,0 +1,12 @@
+import type { Theme } from '../options.js';
+import type { Drawing } from './drawing.js';
+
+/** What a content module makes of its source: a drawing with its text alternative, or why not. */
+export type ContentResult =
+  | { ok: true; drawing: Drawing; alt: string; caption?: string | null }
+  | { ok: false; reason: string };
+
+export interface ContentOptions {
+  theme: Theme;
+  signal: AbortSignal | undefined;
+}

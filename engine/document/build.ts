@@ -1,0 +1,263 @@
+import type { BlockContent, Definition, DefinitionContent, FootnoteDefinition as MdastFootnote, Heading, Nodes, Paragraph, RootContent, Table } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import GithubSlugger from 'github-slugger';
+import type { DocumentMetadata, Features, RendererBounds, ResourceMode } from '../options.js';
+import type { ParsedSource } from '../parse/markdown.js';
+import type { ResourceLoader } from '../resources/loader.js';
+import { ResourceTracker } from '../resources/tracker.js';
+import { FootnoteNumbering, LinkResolver, type BuildContext } from './context.js';
+import { buildInlines } from './inlines.js';
+import { codeBlock, displayMath } from './code-blocks.js';
+import { decodeImage } from '../content/images/decode.js';
+import { DecodedPixelBudget } from '../content/images/decoded-pixels.js';
+import { replaceShortcodes } from '../content/emoji/index.js';
+import { NO_MARKS, type Align, type Block, type FootnoteDefinition, type HeadingLevel, type Inline, type QuireDocument, type TocEntry } from './types.js';
+
+export interface BuildSettings {
+  features: Features;
+  language: string | undefined;
+  bounds: RendererBounds;
+  signal: AbortSignal | undefined;
+  loader: ResourceLoader;
+  resourceMode: ResourceMode;
+  resourceBytes: number;
+  metadata: DocumentMetadata;
+}
+
+/** A fixed creation date: the engine reads no clock, so equal input gives equal bytes. */
+const FIXED_DATE = new Date(Date.UTC(2000, 0, 1));
+
+/** mdast → Quire's document: blocks with resolved styles, links, footnotes and loaded resources. */
+export async function buildDocument(source: ParsedSource, settings: BuildSettings): Promise<QuireDocument> {
+  const { tree, frontMatter } = source;
+  const warnings: string[] = [];
+  const warn = (message: string) => {
+    if (warnings.length < 100) warnings.push(message);
+  };
+  const definitions = new Map<string, Definition>();
+  const footnoteNodes = new Map<string, MdastFootnote>();
+  collectDefinitions(tree.children, definitions, footnoteNodes);
+
+  const slugger = new GithubSlugger();
+  const headingIds = new Map<Heading, string>();
+  forEachHeading(tree.children, (heading) => headingIds.set(heading, slugger.slug(toString(heading))));
+  const firstH1 = firstH1Of(tree.children);
+  const title = settings.metadata.title ?? frontMatter.title ?? (firstH1 && (await readableText(firstH1, { features: settings.features })));
+  const titleBlockNeeded = frontMatter.title !== undefined && !startsWithH1(tree.children);
+  const titleId = titleBlockNeeded ? slugger.slug(frontMatter.title!) : null;
+  const anchors = new Set<string>([...headingIds.values(), ...(titleId ? [titleId] : [])]);
+
+  const decodedPixels = new DecodedPixelBudget(settings.bounds.maxDecodedPixels);
+  const resources = new ResourceTracker({
+    loader: settings.loader,
+    mode: settings.resourceMode,
+    budgetBytes: settings.resourceBytes,
+    signal: settings.signal,
+    decode: async (id, bytes) => decodedPixels.count(await decodeImage(id, bytes, { bounds: settings.bounds, svg: settings.features.svg })),
+  });
+  const footnotes = new FootnoteNumbering(footnoteNodes);
+  const context: BuildContext = {
+    features: settings.features,
+    definitions,
+    footnotes,
+    links: new LinkResolver(anchors, warn),
+    resources,
+    contentOptions: { theme: frontMatter.theme ?? settings.features.theme, signal: settings.signal },
+    warn,
+  };
+  const builder = new BlockBuilder(context, headingIds);
+
+  const blocks: Block[] = [];
+  if (titleBlockNeeded) {
+    const content: Inline[] = [{ kind: 'text', text: frontMatter.title!, marks: NO_MARKS, link: null, code: null }];
+    blocks.push({ kind: 'heading', level: 1, content, id: titleId!, text: frontMatter.title! });
+  }
+  blocks.push(...(await builder.blocks(tree.children)));
+  if (frontMatter.toc) insertToc(blocks);
+
+  const footnoteDefinitions: FootnoteDefinition[] = [];
+  for (let index = 0; ; index++) {
+    const referenced = footnotes.referenced(index);
+    if (!referenced) break;
+    footnoteDefinitions.push({ number: referenced.number, dest: referenced.dest, blocks: await builder.blocks(referenced.node.children) });
+  }
+
+  const metadata = settings.metadata;
+  return {
+    meta: {
+      title,
+      language: settings.language ?? frontMatter.language,
+      theme: frontMatter.theme ?? settings.features.theme,
+      paper: frontMatter.paper ?? 'a4',
+      toc: frontMatter.toc ?? false,
+      author: metadata.author,
+      subject: metadata.subject,
+      keywords: metadata.keywords,
+      date: metadata.date ?? FIXED_DATE,
+    },
+    blocks,
+    footnotes: footnoteDefinitions,
+    features: settings.features,
+    resources: resources.outcome(),
+    warnings,
+    source: source.markdown,
+  };
+}
+
+class BlockBuilder {
+  constructor(private readonly context: BuildContext, private readonly headingIds: Map<Heading, string>) {}
+
+  async blocks(nodes: readonly (RootContent | BlockContent | DefinitionContent)[]): Promise<Block[]> {
+    const out: Block[] = [];
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i]!;
+      if (node.type === 'html') {
+        // HTML may open here and close blocks later, wrapping the Markdown between.
+        // The HTML parser and CSS engine load only when a document has HTML.
+        const { htmlRegionLength, regionBlocks } = await import('../content/html/index.js');
+        const length = htmlRegionLength(nodes, i, htmlOf);
+        out.push(...(await regionBlocks({ nodes: nodes.slice(i, i + length), htmlOf }, this.context, (inner) => this.blocks([inner]))));
+        i += length - 1;
+        continue;
+      }
+      const block = await this.block(node);
+      if (block) out.push(block);
+    }
+    return out;
+  }
+
+  private async block(node: RootContent | BlockContent | DefinitionContent): Promise<Block | null> {
+    switch (node.type) {
+      case 'paragraph':
+        return this.paragraph(node);
+      case 'heading': {
+        const content = await buildInlines(node.children, this.context);
+        return { kind: 'heading', level: node.depth as HeadingLevel, content, id: this.headingIds.get(node)!, text: await readableText(node, this.context) };
+      }
+      case 'thematicBreak':
+        return { kind: 'rule' };
+      case 'blockquote':
+        return { kind: 'quote', children: await this.blocks(node.children) };
+      case 'list': {
+        const items = [];
+        for (const item of node.children) {
+          items.push({ checked: item.checked ?? null, children: await this.blocks(item.children) });
+        }
+        return { kind: 'list', ordered: node.ordered ?? false, start: node.start ?? 1, tight: !node.spread && node.children.every((item) => !item.spread), items };
+      }
+      case 'code':
+        return codeBlock(node.value, node.lang ?? null, this.context.features, this.context.contentOptions);
+      case 'math':
+        return this.context.features.math
+          ? displayMath(node.value, this.context.contentOptions)
+          : { kind: 'code', text: node.value, language: 'math', lines: null, note: null };
+      case 'table':
+        return this.table(node);
+      case 'definition':
+      case 'footnoteDefinition':
+      case 'yaml':
+        return null;
+      default:
+        this.context.warn(`unsupported block ${node.type} left out`);
+        return null;
+    }
+  }
+
+  /** A paragraph holding one image and nothing else becomes a figure, as on GitHub. */
+  private async paragraph(node: Paragraph): Promise<Block | null> {
+    const content = await buildInlines(node.children, this.context);
+    const meaningful = content.filter((inline) => !(inline.kind === 'text' && inline.text.trim() === ''));
+    const only = meaningful.length === 1 ? meaningful[0] : undefined;
+    if (only?.kind === 'image') {
+      const caption = imageTitle(node);
+      return { kind: 'figure', image: only.image, alt: only.alt, caption, link: only.link };
+    }
+    if (content.length === 0) return null;
+    return { kind: 'paragraph', content };
+  }
+
+  private async table(node: Table): Promise<Block> {
+    const align: Align[] = (node.align ?? []).map((value) => value ?? null);
+    const rows: Inline[][][] = [];
+    for (const row of node.children) {
+      const cells: Inline[][] = [];
+      for (const cell of row.children) cells.push(await buildInlines(cell.children, this.context));
+      rows.push(cells);
+    }
+    const [head = [], ...body] = rows;
+    return { kind: 'table', align, head, rows: body };
+  }
+}
+
+/** A node's HTML (there is some only when `html_blocks` is on), or null for Markdown. */
+function htmlOf(node: RootContent | BlockContent | DefinitionContent): string | null {
+  return node.type === 'html' ? node.value : null;
+}
+
+function imageTitle(node: Paragraph): string | null {
+  for (const child of node.children) {
+    if (child.type === 'image') return child.title ?? null;
+    if (child.type === 'link') {
+      const image = child.children.find((inner) => inner.type === 'image');
+      if (image?.type === 'image') return image.title ?? null;
+    }
+  }
+  return null;
+}
+
+/** Link reference definitions and footnotes by identifier; the first definition wins. */
+function collectDefinitions(nodes: readonly Nodes[], definitions: Map<string, Definition>, footnotes: Map<string, MdastFootnote>): void {
+  forEachNode(nodes, (node) => {
+    if (node.type === 'definition' && !definitions.has(node.identifier)) definitions.set(node.identifier, node);
+    if (node.type === 'footnoteDefinition' && !footnotes.has(node.identifier)) footnotes.set(node.identifier, node);
+  });
+}
+
+function forEachNode(nodes: readonly Nodes[], visit: (node: Nodes) => void): void {
+  const stack = [...nodes].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    visit(node);
+    if ('children' in node) stack.push(...[...(node.children as Nodes[])].reverse());
+  }
+}
+
+function forEachHeading(nodes: readonly Nodes[], visit: (heading: Heading) => void): void {
+  forEachNode(nodes, (node) => {
+    if (node.type === 'heading') visit(node);
+  });
+}
+
+function firstH1Of(nodes: readonly RootContent[]): Heading | undefined {
+  let found: Heading | undefined;
+  forEachHeading(nodes, (heading) => {
+    if (found === undefined && heading.depth === 1) found = heading;
+  });
+  return found;
+}
+
+/** A heading's text as bookmarks, the contents and the title show it: shortcodes become emoji. */
+async function readableText(heading: Heading, context: { features: Features }): Promise<string> {
+  const text = toString(heading);
+  return context.features.emoji ? replaceShortcodes(text) : text;
+}
+
+function startsWithH1(nodes: readonly RootContent[]): boolean {
+  const first = nodes.find((node) => node.type !== 'definition' && node.type !== 'html');
+  return first?.type === 'heading' && first.depth === 1;
+}
+
+/** The table of contents goes after the title: after a leading H1, else at the very top. */
+function insertToc(blocks: Block[]): void {
+  const leadingTitle = blocks[0]?.kind === 'heading' && blocks[0].level === 1 ? blocks[0] : null;
+  const entries: TocEntry[] = [];
+  const visit = (list: Block[]) => {
+    for (const block of list) {
+      if (block.kind === 'heading' && block !== leadingTitle && block.level <= 3) entries.push({ level: block.level, text: block.text, dest: block.id });
+      if (block.kind === 'quote') visit(block.children);
+      if (block.kind === 'list') block.items.forEach((item) => visit(item.children));
+    }
+  };
+  visit(blocks);
+  blocks.splice(leadingTitle ? 1 : 0, 0, { kind: 'toc', entries });
+}

@@ -1,0 +1,34 @@
+import { renderBarcode } from '../content/barcode/index.js';
+import { renderMath } from '../content/math/index.js';
+import { renderMermaid } from '../content/mermaid/index.js';
+import { highlightCode } from '../content/highlight/index.js';
+import type { ContentOptions, ContentResult } from '../content/result.js';
+import type { Features } from '../options.js';
+import type { Block } from './types.js';
+
+/**
+ * A fenced block: a diagram, a formula or a barcode when its switch is on and it can be drawn;
+ * otherwise code (highlighted when asked), with a short note saying why a drawing failed.
+ */
+export async function codeBlock(text: string, language: string | null, features: Features, options: ContentOptions): Promise<Block> {
+  const lang = language?.toLowerCase() ?? null;
+  if (lang === 'mermaid' && features.mermaid) {
+    return drawnOrCode(await renderMermaid(text, options), text, lang, 'Figure', features.mermaid_appendix, 'Diagram not drawn');
+  }
+  if (lang === 'math' && features.math) return drawnOrCode(await renderMath(text, { ...options, display: true }), text, lang, 'Formula', false, 'Formula not typeset');
+  if ((lang === 'qr' || lang === 'barcode') && features.barcode) {
+    return drawnOrCode(await renderBarcode(lang, text, options), text, lang, 'Figure', false, 'Barcode not drawn');
+  }
+  const lines = features.highlight && lang ? await highlightCode(text, lang, options.theme) : null;
+  return { kind: 'code', text, language: lang, lines, note: null };
+}
+
+/** Display math written as `$$…$$`. */
+export async function displayMath(tex: string, options: ContentOptions): Promise<Block> {
+  return drawnOrCode(await renderMath(tex, { ...options, display: true }), tex, 'math', 'Formula', false, 'Formula not typeset');
+}
+
+function drawnOrCode(result: ContentResult, text: string, language: string, role: 'Figure' | 'Formula', appendix: boolean, failure: string): Block {
+  if (result.ok) return { kind: 'drawing', drawing: result.drawing, role, alt: result.alt, caption: result.caption ?? null, appendix };
+  return { kind: 'code', text, language, lines: null, note: `${failure}: ${result.reason}` };
+}

@@ -1,0 +1,121 @@
+import type { Features, Theme } from '../options.js';
+import type { Paper } from '../parse/front-matter.js';
+import type { ResourceOutcome } from '../resources/outcome.js';
+import type { ImageResource } from '../resources/image.js';
+import type { Drawing } from '../content/drawing.js';
+import type { Color } from '../layout/theme.js';
+
+/** Quire's own document tree: what to typeset, with resources loaded and references resolved. */
+export interface QuireDocument {
+  meta: DocumentMeta;
+  blocks: Block[];
+  /** Footnote definitions, numbered in the order of their first reference. */
+  footnotes: FootnoteDefinition[];
+  features: Features;
+  resources: ResourceOutcome;
+  warnings: string[];
+  /** The Markdown as given, for `embed_source`. */
+  source: string;
+}
+
+export interface DocumentMeta {
+  title: string | undefined;
+  language: string | undefined;
+  theme: Theme;
+  paper: Paper;
+  toc: boolean;
+  author: string | undefined;
+  subject: string | undefined;
+  keywords: string | undefined;
+  date: Date;
+}
+
+export interface Marks {
+  bold: boolean;
+  italic: boolean;
+  code: boolean;
+  strike: boolean;
+  sup: boolean;
+  sub: boolean;
+  /** From HTML: `<u>`, `<kbd>` (a key cap) and `<mark>` (a highlight). */
+  underline?: boolean;
+  kbd?: boolean;
+  highlight?: boolean;
+  /** Source that could not be typeset (TeX), drawn in the theme's error colour. */
+  error?: boolean;
+}
+
+export const NO_MARKS: Readonly<Marks> = Object.freeze({
+  bold: false, italic: false, code: false, strike: false, sup: false, sub: false,
+});
+
+export type LinkTarget = { kind: 'uri'; uri: string } | { kind: 'internal'; dest: string };
+
+/** One link, shared by every inline inside it, so its pieces become one Link structure element. */
+export interface Link {
+  target: LinkTarget;
+  /** What a screen reader announces for the link annotation. */
+  description: string;
+  /** Set when the link is a footnote reference: the footnote's number. */
+  footnote?: number;
+}
+
+export type Inline =
+  | {
+      kind: 'text';
+      text: string;
+      marks: Marks;
+      link: Link | null;
+      /** The same object for every piece of one code span (one Code element). */
+      code: object | null;
+      /** A colour of its own (highlighted code, HTML), instead of the surrounding text's. */
+      color?: Color;
+    }
+  | { kind: 'break' }
+  | { kind: 'footnote-ref'; number: number; dest: string }
+  | { kind: 'image'; image: ImageResource; alt: string; link: Link | null }
+  | { kind: 'drawing'; drawing: Drawing; role: DrawingRole; alt: string; link: Link | null };
+
+/**
+ * How a drawing is read: a Figure or a Formula with its alternative text, or text drawn as a
+ * picture (an emoji) that extracts as its characters.
+ */
+export type DrawingRole = { kind: 'Figure' } | { kind: 'Formula' } | { kind: 'text'; text: string };
+
+export type Align = 'left' | 'right' | 'center' | null;
+
+export type Block =
+  /** `align` from HTML (`<p align="center">`, `text-align`); null or absent follows the theme. */
+  | { kind: 'paragraph'; content: Inline[]; align?: Align }
+  | { kind: 'heading'; level: HeadingLevel; content: Inline[]; id: string; text: string; align?: Align }
+  | { kind: 'code'; text: string; language: string | null; /** Coloured tokens per line, when highlighted. */ lines: HighlightedLine[] | null; note: string | null }
+  | { kind: 'quote'; children: Block[] }
+  | { kind: 'list'; ordered: boolean; start: number; tight: boolean; items: ListItem[] }
+  | { kind: 'table'; align: Align[]; head: Inline[][]; rows: Inline[][][] }
+  | { kind: 'rule' }
+  | { kind: 'figure'; image: ImageResource; alt: string; caption: string | null; link: Link | null }
+  | { kind: 'toc'; entries: TocEntry[] }
+  /** A formula, diagram or barcode on its own line; `appendix` repeats it on a page of its own. */
+  | { kind: 'drawing'; drawing: Drawing; role: 'Figure' | 'Formula'; alt: string; caption: string | null; appendix: boolean };
+
+export type HighlightedLine = Array<{ text: string; color: Color | null; bold?: boolean; italic?: boolean }>;
+
+export type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
+
+export interface ListItem {
+  /** null for an ordinary item; true/false for a task item. */
+  checked: boolean | null;
+  children: Block[];
+}
+
+export interface FootnoteDefinition {
+  number: number;
+  dest: string;
+  blocks: Block[];
+}
+
+export interface TocEntry {
+  level: HeadingLevel;
+  text: string;
+  dest: string;
+}

@@ -1,0 +1,87 @@
+/** Names of renderer bounds, exactly as SPEC.md "Renderer bounds" lists them. */
+export const RENDERER_BOUNDS = [
+  'OutOfMemory', 'MemoryLimit', 'PreparedMemoryLimit',
+  'SourceLimit', 'SourceBytesLimit', 'PreparedBytesLimit',
+  'ResourceCountLimit',
+  'ResourceDepthLimit', 'DepthLimit',
+  'ImageTooLarge', 'ImageTooManyPixels', 'ImageDimensionsTooLarge',
+  'ElementLimit', 'SvgWorkLimit', 'DecodedWorkLimit',
+  'ResourceLimit', 'InspectionLimit', 'Capacity',
+] as const;
+
+export type RendererBoundName = (typeof RENDERER_BOUNDS)[number];
+
+/** Every error the engine throws on purpose; `code` is stable, `message` is for people. */
+export abstract class QuireError extends Error {
+  abstract readonly code: string;
+  override get name(): string {
+    return this.constructor.name;
+  }
+}
+
+/** An option or feature switch the engine cannot accept; `key` names it (e.g. `features.tasks`). */
+export class InvalidOptionError extends QuireError {
+  readonly code = 'invalid_option';
+  constructor(readonly key: string, message: string) {
+    super(message);
+  }
+}
+
+export class EmptyDocumentError extends QuireError {
+  readonly code = 'empty_document';
+  constructor() {
+    super('the document is empty');
+  }
+}
+
+/** The YAML front matter could not be read; `line` is 1-based within the document. */
+export class FrontMatterError extends QuireError {
+  readonly code = 'invalid_front_matter';
+  constructor(message: string, readonly line?: number) {
+    super(line ? `front matter, line ${line}: ${message}` : `front matter: ${message}`);
+  }
+}
+
+/** Layout needed more pages than `limit`; it stopped at `pagesReached`. */
+export class PageLimitError extends QuireError {
+  readonly code = 'too_many_pages';
+  constructor(readonly limit: number, readonly pagesReached: number) {
+    super(`the document needs more than ${limit} pages`);
+  }
+}
+
+export class RenderTimeoutError extends QuireError {
+  readonly code = 'render_timeout';
+  constructor() {
+    super('the render was stopped before it finished');
+  }
+}
+
+/** Hostile or oversized content reached one of the named renderer bounds. */
+export class RendererBoundError extends QuireError {
+  readonly code = 'renderer_bound';
+  constructor(readonly bound: RendererBoundName, message: string) {
+    super(message);
+  }
+}
+
+/** Resources together exceed the byte budget handed in `limits.resourceBytes`. */
+export class ResourceBudgetError extends QuireError {
+  readonly code = 'resource_budget';
+  constructor(readonly limit: number) {
+    super(`resources exceed the budget of ${limit} bytes`);
+  }
+}
+
+/** In strict mode, a resource could not be loaded or read. `resourceId` is its position, never its URL. */
+export class ResourceError extends QuireError {
+  readonly code = 'resource_fetch_failed';
+  constructor(readonly resourceId: string, readonly reason: string, message: string) {
+    super(message);
+  }
+}
+
+/** Stop at once when the caller's signal has fired. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new RenderTimeoutError();
+}

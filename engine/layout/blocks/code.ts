@@ -1,0 +1,120 @@
+import { NO_MARKS, type Block, type HighlightedLine } from '../../document/types.js';
+import { layoutParagraph } from '../inline/paragraph.js';
+import { shapePiece } from '../inline/words.js';
+import { translateItem, type FrameItem, type GlyphRunItem } from '../frame.js';
+import { METRICS } from '../theme.js';
+import { box, container, INFINITE_COST, penalty, type BlockNodes, type VBox, type VNode } from '../vertical.js';
+import type { BlockFrame, LayoutContext } from './context.js';
+import { codeLook, smallLook } from './looks.js';
+import { textLines, type TextLook } from './text-block.js';
+import type { StructId } from '../structure.js';
+
+const TAB_WIDTH = 4;
+/** Drawn before a wrapped line's continuation; extracts as nothing. */
+const CONTINUATION_MARK = '\u21aa';
+
+/**
+ * A code block: lines exactly as typed on a tinted panel, long lines wrapped (continuing at
+ * their indentation, after a mark), breaking across pages between lines.
+ */
+export function layoutCode(block: Block & { kind: 'code' }, frame: BlockFrame, context: LayoutContext): BlockNodes {
+  const look = codeLook(context.palette);
+  const tag = context.tagger.add('Code', frame.tag);
+  const pad = METRICS.codePadding;
+  const panel = container({ kind: 'fill', x: frame.x, width: frame.width, color: context.palette.codeBackground, radius: 3 });
+  const containers = [...frame.containers, panel];
+  const inner = { x: frame.x + pad, width: frame.width - 2 * pad };
+  const boxes: VBox[] = [];
+  for (const tokens of codeLines(block)) boxes.push(...codeLine(tokens, inner, look, tag, containers, context));
+
+  const nodes: VNode[] = [box(pad, [], containers)];
+  boxes.forEach((line, index) => {
+    if (index > 0) nodes.push(penalty(index === 1 || index === boxes.length - 1 ? INFINITE_COST : 0));
+    nodes.push(line);
+  });
+  nodes.push(box(pad, [], containers));
+  if (block.note) nodes.unshift(...noteLines(block.note, frame, context), box(3, [], frame.containers));
+  return { nodes, spaceBefore: METRICS.paragraphGap, spaceAfter: METRICS.paragraphGap };
+}
+
+/** The block's lines as coloured tokens (one plain token per line when not highlighted), tabs expanded. */
+function codeLines(block: Block & { kind: 'code' }): HighlightedLine[] {
+  const lines = block.lines ?? block.text.replace(/\n$/, '').split('\n').map((text) => [{ text, color: null }]);
+  return lines.map((tokens) => {
+    let column = 0;
+    return tokens.map((token) => {
+      let text = '';
+      for (const char of token.text) {
+        if (char === '\t') {
+          const spaces = TAB_WIDTH - (column % TAB_WIDTH);
+          text += ' '.repeat(spaces);
+          column += spaces;
+        } else {
+          text += char;
+          column++;
+        }
+      }
+      return { ...token, text };
+    });
+  });
+}
+
+/** Why a fenced block is shown as code rather than drawn, in small muted italics. */
+function noteLines(note: string, frame: BlockFrame, context: LayoutContext): VBox[] {
+  const look = { ...smallLook(context.palette), font: { family: 'serif' as const, weight: 'regular' as const, italic: true } };
+  return textLines([{ kind: 'text', text: note, marks: NO_MARKS, link: null, code: null }], look, frame, context.tagger.add('P', frame.tag), context);
+}
+
+function codeLine(tokens: HighlightedLine, inner: { x: number; width: number }, look: TextLook, tag: StructId | null, containers: VBox['containers'], context: LayoutContext): VBox[] {
+  const source = tokens.map((token) => token.text).join('');
+  const indentText = /^ */.exec(source)![0];
+  const rest = withoutPrefix(tokens, indentText.length);
+  const style = { font: look.font, size: look.size, color: look.color, rise: 0, features: look.features!, background: null, strike: false, link: null, linkTag: null, tag };
+  const face = context.fonts.primary(look.font);
+  const indent = indentText ? shapePiece(face, indentText, style, 0) : null;
+  const indentWidth = Math.min(indent?.width ?? 0, inner.width / 2);
+  // Continuation lines hang two characters further in, with the mark in that space.
+  const hang = face.shape('  ', 'ltr', 'code').advance * face.scale(look.size);
+  if (rest.length === 0 || source.length === indentText.length) {
+    const items: FrameItem[] = indent ? [run(indent.glyphs, inner.x, look.leading * 0.78, face.key, look, tag)] : [];
+    return [box(look.leading, items, containers, look.leading * 0.78)];
+  }
+  const lines = layoutParagraph(
+    rest.map((token) => ({ kind: 'text' as const, text: token.text, marks: { ...NO_MARKS, bold: token.bold ?? false, italic: token.italic ?? false }, link: null, code: null, ...(token.color ? { color: token.color } : {}) })),
+    { base: { font: look.font, size: look.size, color: look.color, features: 'code' }, width: inner.width - indentWidth - hang, x: inner.x + indentWidth, leading: look.leading, align: 'start', hyphenator: null, tag, preserveSpaces: true },
+    { fonts: context.fonts, palette: context.palette, tagger: context.tagger },
+  );
+  return lines.map((line, index) => {
+    const items = index === 0 ? [...line.items] : line.items.map((item) => translateItem(item, hang, 0));
+    if (index === 0 && indent) items.unshift(run(indent.glyphs, inner.x + indentWidth - indent.width, line.baseline, face.key, look, tag));
+    if (index > 0) items.push(continuationMark(inner.x + indentWidth + hang, line.baseline, look, context));
+    return box(line.height, items, containers, line.baseline);
+  });
+}
+
+function run(glyphs: GlyphRunItem['glyphs'], x: number, y: number, face: string, look: TextLook, tag: StructId | null): GlyphRunItem {
+  return { kind: 'glyphs', x, y, face, size: look.size, color: look.color, glyphs, tag, actualText: null, perGlyphText: false };
+}
+
+function continuationMark(x: number, baseline: number, look: TextLook, context: LayoutContext): GlyphRunItem {
+  const size = look.size * 0.8;
+  const face = context.fonts.faceFor(look.font, CONTINUATION_MARK.codePointAt(0)!) ?? context.fonts.primary(look.font);
+  const style = { font: look.font, size, color: context.palette.muted, rise: 0, features: 'code' as const, background: null, strike: false, link: null, linkTag: null, tag: null };
+  const mark = shapePiece(face, CONTINUATION_MARK, style, 0);
+  return { kind: 'glyphs', x: x - mark.width - 1.5, y: baseline, face: face.key, size, color: context.palette.muted, glyphs: mark.glyphs, tag: null, actualText: '', perGlyphText: false };
+}
+
+/** The tokens with their first `count` characters removed (the indentation, drawn separately). */
+function withoutPrefix(tokens: HighlightedLine, count: number): HighlightedLine {
+  const out: HighlightedLine = [];
+  let skip = count;
+  for (const token of tokens) {
+    if (skip >= token.text.length) {
+      skip -= token.text.length;
+      continue;
+    }
+    out.push({ ...token, text: token.text.slice(skip) });
+    skip = 0;
+  }
+  return out;
+}

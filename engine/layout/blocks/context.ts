@@ -1,0 +1,41 @@
+import type { FontLibrary } from '../../text/font-library.js';
+import type { Hyphenator } from '../../text/hyphenation.js';
+import type { StructId, Tagger } from '../structure.js';
+import type { PageGeometry, Palette } from '../theme.js';
+import type { Container } from '../vertical.js';
+import type { TextLook } from './text-block.js';
+import type { Appendix } from '../appendix.js';
+
+/** What every block layout shares in one render. */
+export interface LayoutContext {
+  fonts: FontLibrary;
+  palette: Palette;
+  tagger: Tagger;
+  /** Hyphenation patterns for the document language, or null when it is unknown. */
+  hyphenator: Hyphenator | null;
+  /** Justify body text (only when a language is known, so it can be hyphenated). */
+  justify: boolean;
+  geometry: PageGeometry;
+  /** The look of running text here: smaller in footnotes, muted in quotes. */
+  body: TextLook;
+  /** Diagrams repeated on pages of their own after the document. */
+  appendix: Appendix;
+  signal: AbortSignal | undefined;
+  warn(message: string): void;
+}
+
+/** Where a block is laid out: its left edge, width, enclosing decorations and parent element. */
+export interface BlockFrame {
+  x: number;
+  width: number;
+  containers: readonly Container[];
+  tag: StructId | null;
+  /** Inside a tight list: paragraphs get no space between them. */
+  tight: boolean;
+  /** How many lists enclose this frame (bullets change shape with depth). */
+  listDepth: number;
+}
+
+export function indented(frame: BlockFrame, by: number, changes: Partial<BlockFrame> = {}): BlockFrame {
+  return { ...frame, x: frame.x + by, width: frame.width - by, ...changes };
+}

@@ -1,0 +1,55 @@
+import type { Inline } from '../../document/types.js';
+import type { FontStyle } from '../../text/font-catalog.js';
+import type { FeatureSet } from '../../text/face.js';
+import { layoutParagraph, measureParagraph, type Alignment, type LaidLine, type ParagraphEnv, type ParagraphSettings } from '../inline/paragraph.js';
+import { Tagger, type StructId } from '../structure.js';
+import type { Color } from '../theme.js';
+import { box, type VBox } from '../vertical.js';
+import type { BlockFrame, LayoutContext } from './context.js';
+
+export interface TextLook {
+  font: FontStyle;
+  size: number;
+  leading: number;
+  color: Color;
+  features?: FeatureSet;
+  align?: Alignment;
+  /** Hyphenate when the language allows (off for headings and captions). */
+  hyphenate?: boolean;
+}
+
+/** Inline content → one box per line, in the frame's column. */
+export function textLines(inlines: readonly Inline[], look: TextLook, frame: BlockFrame, tag: StructId | null, context: LayoutContext): VBox[] {
+  return paragraphLines(inlines, look, frame.x, frame.width, tag, context).map((line) => lineBox(line, frame));
+}
+
+/** The narrowest (longest word) and widest (one line) the content can be set, tagging nothing. */
+export function measureText(inlines: readonly Inline[], look: TextLook, context: LayoutContext): { min: number; max: number } {
+  return measureParagraph(inlines, paragraphSettings(look, 0, 100_000, null, context), paragraphEnv({ ...context, tagger: UNTAGGED }));
+}
+
+const UNTAGGED = new Tagger(null);
+
+function paragraphLines(inlines: readonly Inline[], look: TextLook, x: number, width: number, tag: StructId | null, context: LayoutContext): LaidLine[] {
+  return layoutParagraph(inlines, paragraphSettings(look, x, width, tag, context), paragraphEnv(context));
+}
+
+function paragraphSettings(look: TextLook, x: number, width: number, tag: StructId | null, context: LayoutContext): ParagraphSettings {
+  return {
+    base: { font: look.font, size: look.size, color: look.color, features: look.features ?? 'text' },
+    width,
+    x,
+    leading: look.leading,
+    align: look.align ?? (context.justify ? 'justify' : 'start'),
+    hyphenator: look.hyphenate === false ? null : context.hyphenator,
+    tag,
+  };
+}
+
+function paragraphEnv(context: LayoutContext): ParagraphEnv {
+  return { fonts: context.fonts, palette: context.palette, tagger: context.tagger };
+}
+
+export function lineBox(line: LaidLine, frame: BlockFrame): VBox {
+  return box(line.height, line.items, frame.containers, line.baseline, line.footnotes);
+}

@@ -1,0 +1,99 @@
+import type { Block, QuireDocument } from '../document/types.js';
+import { fontLibrary } from '../text/font-library.js';
+import { hyphenatorFor } from '../text/hyphenation.js';
+import type { FrameItem, LaidOutDocument, OutlineEntry, Page } from './frame.js';
+import { StructTree, Tagger } from './structure.js';
+import { METRICS, pageGeometry, palette as paletteFor } from './theme.js';
+import type { BlockFrame, LayoutContext } from './blocks/context.js';
+import { layoutFootnotes } from './blocks/footnotes.js';
+import { layoutBlocks } from './blocks/index.js';
+import { labelItems } from './blocks/label.js';
+import { bodyLook } from './blocks/looks.js';
+import { paginate, type CutPage } from './paginate.js';
+import { Appendix } from './appendix.js';
+
+export interface LayoutSettings {
+  maxPages: number | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/** The document → pages of positioned glyph runs, shapes, images, links and structure. */
+export function layoutDocument(document: QuireDocument, settings: LayoutSettings): LaidOutDocument {
+  const { meta, features } = document;
+  const palette = paletteFor(meta.theme);
+  const geometry = pageGeometry(meta.paper);
+  const structure = features.tagged ? new StructTree(meta.language) : null;
+  const tagger = new Tagger(structure);
+  const hyphenator = meta.language && features.hyphenation ? hyphenatorFor(meta.language) : null;
+  const warnings: string[] = [];
+  const context: LayoutContext = {
+    fonts: fontLibrary,
+    palette,
+    tagger,
+    hyphenator,
+    justify: hyphenator !== null,
+    geometry,
+    body: bodyLook(palette),
+    appendix: new Appendix(),
+    signal: settings.signal,
+    warn: (message) => warnings.push(message),
+  };
+  const frame: BlockFrame = { x: geometry.marginInner, width: geometry.contentWidth, containers: [], tag: tagger.root, tight: false, listDepth: 0 };
+
+  const body = layoutBlocks(document.blocks, frame, context);
+  const footnotes = layoutFootnotes(document.footnotes, frame, context);
+  const cut = paginate([...body.nodes, ...context.appendix.nodes(frame, context)], { geometry, palette, footnotes, maxPages: settings.maxPages, signal: settings.signal });
+  const pages = finishPages(cut, context);
+
+  return {
+    pages,
+    geometry,
+    structure,
+    outline: outlineOf(document.blocks),
+    pageColor: palette.page,
+    meta: { title: meta.title, language: meta.language, author: meta.author, subject: meta.subject, keywords: meta.keywords, date: meta.date },
+    attachment: features.embed_source ? document.source : null,
+    warnings,
+  };
+}
+
+/** Fills in page numbers now that pages are known: the TOC's references and the footers. */
+function finishPages(cut: CutPage[], context: LayoutContext): Page[] {
+  const pageOfDest = new Map<string, number>();
+  cut.forEach((page, index) => {
+    for (const item of page.items) if (item.kind === 'dest' && !pageOfDest.has(item.name)) pageOfDest.set(item.name, index + 1);
+  });
+  const { geometry, palette } = context;
+  const footerLook = { ...bodyLook(palette), size: METRICS.footerSize, color: palette.muted };
+  return cut.map((page, index) => {
+    const items: FrameItem[] = [];
+    for (const item of page.items) {
+      if (item.kind !== 'page-ref') {
+        items.push(item);
+        continue;
+      }
+      const number = pageOfDest.get(item.dest);
+      if (number === undefined) continue;
+      const look = { ...bodyLook(palette), size: item.size, color: item.color };
+      items.push(...labelItems(String(number), look, item.right, item.y, item.tag, context));
+    }
+    const label = String(index + 1);
+    const center = geometry.marginInner + geometry.contentWidth / 2;
+    const width = context.fonts.primary(footerLook.font).shape(label).advance * context.fonts.primary(footerLook.font).scale(footerLook.size);
+    items.push(...labelItems(label, footerLook, center + width / 2, geometry.footerBaseline, null, context));
+    return { items };
+  });
+}
+
+function outlineOf(blocks: readonly Block[]): OutlineEntry[] {
+  const entries: OutlineEntry[] = [];
+  const visit = (list: readonly Block[]) => {
+    for (const block of list) {
+      if (block.kind === 'heading') entries.push({ title: block.text, dest: block.id, level: block.level });
+      else if (block.kind === 'quote') visit(block.children);
+      else if (block.kind === 'list') block.items.forEach((item) => visit(item.children));
+    }
+  };
+  visit(blocks);
+  return entries;
+}

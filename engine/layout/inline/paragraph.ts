@@ -1,0 +1,233 @@
+import type { Inline } from '../../document/types.js';
+import type { FontLibrary } from '../../text/font-library.js';
+import type { Hyphenator } from '../../text/hyphenation.js';
+import type { FrameItem } from '../frame.js';
+import { breakLines, INFINITE_PENALTY, type KpBreak, type KpNode } from '../knuth-plass.js';
+import type { StructId, Tagger } from '../structure.js';
+import type { Palette } from '../theme.js';
+import { flattenInlines } from './flatten.js';
+import { drawLine, type LineEntry } from './line-items.js';
+import type { BaseStyle } from './run-style.js';
+import { shapeWords, type Piece, type Word } from './words.js';
+
+export type Alignment = 'justify' | 'start' | 'center' | 'end';
+
+export interface ParagraphSettings {
+  base: BaseStyle;
+  width: number;
+  /** Left edge of the lines on the page. */
+  x: number;
+  leading: number;
+  align: Alignment;
+  hyphenator: Hyphenator | null;
+  tag: StructId | null;
+  /** Keep every space as typed (code) instead of collapsing runs of white space. */
+  preserveSpaces?: boolean;
+}
+
+export interface ParagraphEnv {
+  fonts: FontLibrary;
+  palette: Palette;
+  tagger: Tagger;
+}
+
+/** One line of a paragraph: its height and items, with y measured from the line's top. */
+export interface LaidLine {
+  height: number;
+  /** Distance from the line's top to its baseline. */
+  baseline: number;
+  /** Width the line's content takes (less than the measure unless justified). */
+  width: number;
+  items: FrameItem[];
+  /** Numbers of the footnotes referenced on this line. */
+  footnotes: number[];
+}
+
+/** Penalty for breaking at a hyphenation point (TeX's \hyphenpenalty). */
+const HYPHEN_PENALTY = 50;
+/** Penalty for cutting an over-wide token between characters, the last resort. */
+const EMERGENCY_PENALTY = 500;
+const FILL = 1e6;
+/** Adjustment ratios tried in turn: a good paragraph, an acceptable one, then any at all. */
+const TOLERANCES = [2.5, 6, Number.POSITIVE_INFINITY];
+
+type Payload = { piece: Piece | null; hyphen: Piece | null };
+
+/** Narrowest and widest the content can be set: its longest word, and all of it on one line. */
+export function measureParagraph(inlines: readonly Inline[], settings: ParagraphSettings, env: ParagraphEnv): { min: number; max: number } {
+  const flat = flattenInlines(inlines, settings.base, env.palette, env.tagger, settings.tag, settings.preserveSpaces ?? false);
+  const { words } = shapeWords(flat, { fonts: env.fonts, hyphenator: null, lineWidth: settings.width });
+  let min = 0;
+  let max = 0;
+  let line = 0;
+  for (const word of words) {
+    const width = word.pieces.reduce((sum, piece) => sum + piece.width, 0);
+    min = Math.max(min, width);
+    line += width;
+    max = Math.max(max, line);
+    line += word.space?.piece.width ?? 0;
+    if (word.breakAfter?.forced) line = 0;
+  }
+  return { min, max };
+}
+
+/** Inline content → lines, broken by Knuth–Plass over shaped words. */
+export function layoutParagraph(inlines: readonly Inline[], settings: ParagraphSettings, env: ParagraphEnv): LaidLine[] {
+  const flat = flattenInlines(inlines, settings.base, env.palette, env.tagger, settings.tag, settings.preserveSpaces ?? false);
+  if (flat.text.length === 0) return [];
+  const { words, bidi } = shapeWords(flat, {
+    fonts: env.fonts,
+    hyphenator: settings.hyphenator,
+    lineWidth: settings.width,
+  });
+  const justified = settings.align === 'justify';
+  const { nodes, payloads } = toNodes(words, settings.width, justified);
+  const breaks = chooseBreaks(nodes, settings.width, justified, settings.base.size);
+  const face = env.fonts.primary(settings.base.font);
+  const scale = face.scale(settings.base.size);
+  const textAscent = face.ascent * scale;
+  const textDescent = -face.descent * scale;
+
+  const lines: LaidLine[] = [];
+  const wholeWords = hyphenatedWordText(nodes, payloads, breaks);
+  let start = 0;
+  for (const lineBreak of breaks) {
+    const entries = lineEntries(nodes, payloads, start, lineBreak, justified, wholeWords);
+    const last = lineBreak.position === nodes.length - 1 || isForced(nodes[lineBreak.position]!);
+    lines.push(
+      drawLine(entries, {
+        x: settings.x,
+        width: settings.width,
+        leading: settings.leading,
+        textAscent,
+        textDescent,
+        align: settings.align === 'justify' && last ? 'start' : settings.align,
+        rtl: bidi.baseLevel % 2 === 1,
+        palette: env.palette,
+        fonts: env.fonts,
+        tagger: env.tagger,
+      }),
+    );
+    start = lineBreak.position + 1;
+  }
+  return lines;
+}
+
+function toNodes(words: readonly Word[], width: number, justified: boolean): { nodes: KpNode[]; payloads: Payload[] } {
+  const nodes: KpNode[] = [];
+  const payloads: Payload[] = [];
+  const push = (node: KpNode, piece: Piece | null = null, hyphen: Piece | null = null) => {
+    nodes.push(node);
+    payloads.push({ piece, hyphen });
+  };
+  for (const word of words) {
+    word.pieces.forEach((piece, index) => {
+      fitToWidth(piece, width).forEach((part, k) => {
+        if (k > 0) push({ type: 'penalty', width: 0, penalty: EMERGENCY_PENALTY, flagged: false });
+        push({ type: 'box', width: part.width }, part);
+      });
+      const hyphen = word.hyphens.get(index);
+      if (hyphen && word.hyphenAfter.has(index)) push({ type: 'penalty', width: hyphen.width, penalty: HYPHEN_PENALTY, flagged: true }, null, hyphen);
+    });
+    if (word.space) {
+      const space = word.space.piece.width;
+      push({ type: 'glue', width: space, stretch: justified ? space / 2 : 0, shrink: justified ? space / 3 : 0 }, word.space.piece);
+    }
+    if (word.breakAfter?.forced) {
+      push({ type: 'glue', width: 0, stretch: FILL, shrink: 0 });
+      push({ type: 'penalty', width: 0, penalty: -INFINITE_PENALTY, flagged: false });
+    } else if (word.breakAfter) {
+      push({ type: 'penalty', width: 0, penalty: word.breakAfter.penalty, flagged: false });
+    }
+  }
+  push({ type: 'glue', width: 0, stretch: FILL, shrink: 0 });
+  push({ type: 'penalty', width: 0, penalty: -INFINITE_PENALTY, flagged: false });
+  return { nodes, payloads };
+}
+
+/** Cuts a piece wider than the line into parts that fit, between glyphs (a last resort). */
+function fitToWidth(piece: Piece, width: number): Piece[] {
+  if (piece.width <= width || piece.kind !== 'text') return [piece];
+  const parts: Piece[] = [];
+  let glyphs: typeof piece.glyphs = [];
+  let used = 0;
+  for (const glyph of piece.glyphs) {
+    if (used + glyph.advance > width && glyphs.length > 0 && glyph.chars.length > 0) {
+      parts.push({ ...piece, glyphs, width: used });
+      glyphs = [];
+      used = 0;
+    }
+    glyphs.push(glyph);
+    used += glyph.advance;
+  }
+  if (glyphs.length > 0) parts.push({ ...piece, glyphs, width: used });
+  return parts;
+}
+
+function chooseBreaks(nodes: KpNode[], width: number, justified: boolean, size: number): KpBreak[] {
+  const raggedStretch = justified ? 0 : 3 * size;
+  for (const tolerance of TOLERANCES) {
+    const breaks = breakLines(nodes, { lineWidth: width, tolerance, raggedStretch, allowOverfull: tolerance === Number.POSITIVE_INFINITY });
+    if (breaks) return breaks;
+  }
+  throw new Error('line breaking found no solution at infinite tolerance');
+}
+
+function isForced(node: KpNode): boolean {
+  return node.type === 'penalty' && node.penalty <= -INFINITE_PENALTY;
+}
+
+/**
+ * A word hyphenated across lines must extract whole: its first box stands for the whole word
+ * (ActualText) and its other parts, on either line, for nothing. Returns that text by node.
+ */
+function hyphenatedWordText(nodes: KpNode[], payloads: Payload[], breaks: KpBreak[]): Map<number, string> {
+  const texts = new Map<number, string>();
+  const taken = new Set(breaks.map((lineBreak) => lineBreak.position));
+  let wordStart = 0;
+  for (let i = 0; i <= nodes.length; i++) {
+    const node = nodes[i];
+    const inWord = node !== undefined && (node.type === 'box' || (node.type === 'penalty' && node.flagged));
+    if (inWord) continue;
+    const boxes: number[] = [];
+    let split = false;
+    for (let j = wordStart; j < i; j++) {
+      if (nodes[j]!.type === 'box') boxes.push(j);
+      else if (taken.has(j)) split = true;
+    }
+    if (split) {
+      const word = boxes.map((j) => pieceText(payloads[j]!.piece)).join('');
+      boxes.forEach((j, index) => texts.set(j, index === 0 ? word : ''));
+    }
+    wordStart = i + 1;
+  }
+  return texts;
+}
+
+function pieceText(piece: Piece | null): string {
+  if (!piece) return '';
+  if (piece.kind === 'text') return piece.glyphs.map((glyph) => glyph.chars).join('');
+  return piece.kind === 'missing' ? piece.chars : '';
+}
+
+/** The drawable entries of one line, with glue set to its adjusted width. */
+function lineEntries(nodes: KpNode[], payloads: Payload[], start: number, lineBreak: KpBreak, justified: boolean, wholeWords: Map<number, string>): LineEntry[] {
+  const entries: LineEntry[] = [];
+  let i = start;
+  while (i < lineBreak.position && nodes[i]!.type !== 'box') i++;
+  const ratio = Number.isFinite(lineBreak.ratio) ? lineBreak.ratio : 0;
+  for (; i < lineBreak.position; i++) {
+    const node = nodes[i]!;
+    const piece = payloads[i]!.piece;
+    if (!piece) continue;
+    if (node.type === 'glue') {
+      const adjust = justified ? (ratio > 0 ? ratio * node.stretch : ratio * node.shrink) : 0;
+      entries.push({ piece, width: node.width + adjust, actualText: null });
+    } else if (node.type === 'box') {
+      entries.push({ piece, width: node.width, actualText: wholeWords.get(i) ?? null });
+    }
+  }
+  const hyphen = payloads[lineBreak.position]?.hyphen;
+  if (hyphen) entries.push({ piece: hyphen, width: hyphen.width, actualText: '' });
+  return entries;
+}

@@ -1,0 +1,116 @@
+import type { Theme } from '../options.js';
+import type { Paper } from '../parse/front-matter.js';
+
+/** An sRGB colour as three 0–255 channels. */
+export type Color = readonly [number, number, number];
+
+export interface Palette {
+  page: Color | null;
+  text: Color;
+  muted: Color;
+  link: Color;
+  rule: Color;
+  codeBackground: Color;
+  codeText: Color;
+  tableHeader: Color;
+  quoteRule: Color;
+  missingGlyph: Color;
+  /** Behind `<mark>` text. */
+  highlight: Color;
+}
+
+const MM = 72 / 25.4;
+
+/** Sizes in points. One place for the whole look: TYPOGRAPHY.md in numbers. */
+export const METRICS = {
+  bodySize: 10.5,
+  bodyLeading: 14.5,
+  paragraphGap: 0.6 * 14.5,
+  headingScale: [1.9, 1.5, 1.25, 1.1, 1.0, 1.0] as const,
+  headingSpaceAbove: [1.6, 1.4, 1.2, 1.1, 1.0, 1.0] as const,
+  headingSpaceBelow: 0.45,
+  codeSize: 8.75,
+  codeLeading: 11.75,
+  codePadding: 6,
+  inlineCodeScale: 0.9,
+  /** `<kbd>` key caps: a little smaller than inline code, for their outline. */
+  kbdScale: 0.82,
+  smallSize: 8.75,
+  smallLeading: 11.5,
+  footerSize: 8.5,
+  listIndent: 18,
+  listLabelGap: 6,
+  quoteIndent: 14,
+  quoteRuleWidth: 2.25,
+  tableCellPaddingX: 5,
+  tableCellPaddingY: 3.5,
+  ruleWidth: 0.6,
+  scriptScale: 0.7,
+  footnoteRuleLength: 72,
+  footnoteGap: 10,
+} as const;
+
+export interface PageGeometry {
+  width: number;
+  height: number;
+  marginTop: number;
+  marginBottom: number;
+  marginInner: number;
+  contentWidth: number;
+  contentHeight: number;
+  footerBaseline: number;
+}
+
+const PAPER_SIZES: Record<Paper, readonly [number, number]> = {
+  a4: [210 * MM, 297 * MM],
+  letter: [8.5 * 72, 11 * 72],
+};
+
+export function pageGeometry(paper: Paper): PageGeometry {
+  const [width, height] = PAPER_SIZES[paper];
+  const marginInner = 22 * MM;
+  const marginTop = 20 * MM;
+  const marginBottom = 24 * MM;
+  return {
+    width,
+    height,
+    marginTop,
+    marginBottom,
+    marginInner,
+    contentWidth: width - 2 * marginInner,
+    contentHeight: height - marginTop - marginBottom,
+    footerBaseline: height - 12 * MM,
+  };
+}
+
+const LIGHT: Palette = {
+  page: null,
+  text: [0x1f, 0x23, 0x28],
+  muted: [0x59, 0x63, 0x6e],
+  link: [0x09, 0x5d, 0xc8],
+  rule: [0xd1, 0xd9, 0xe0],
+  codeBackground: [0xf6, 0xf8, 0xfa],
+  codeText: [0x1f, 0x23, 0x28],
+  tableHeader: [0xf0, 0xf3, 0xf6],
+  quoteRule: [0xd1, 0xd9, 0xe0],
+  missingGlyph: [0xcf, 0x22, 0x2e],
+  highlight: [0xff, 0xf8, 0xc5],
+};
+
+const DARK: Palette = {
+  page: [0x0d, 0x11, 0x17],
+  text: [0xe6, 0xed, 0xf3],
+  muted: [0x9d, 0xa7, 0xb3],
+  link: [0x58, 0xa6, 0xff],
+  rule: [0x3d, 0x44, 0x4d],
+  codeBackground: [0x16, 0x1b, 0x22],
+  codeText: [0xe6, 0xed, 0xf3],
+  tableHeader: [0x16, 0x1b, 0x22],
+  quoteRule: [0x3d, 0x44, 0x4d],
+  missingGlyph: [0xff, 0x7b, 0x72],
+  highlight: [0x4b, 0x3b, 0x0c],
+};
+
+export function palette(theme: Theme): Palette {
+  return theme === 'dark' ? DARK : LIGHT;
+}

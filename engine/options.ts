@@ -1,0 +1,153 @@
+import { InvalidOptionError } from './errors.js';
+import type { ResourceLoader } from './resources/loader.js';
+
+/** The converter switches of SPEC.md "Features", with the SPEC's names. */
+export interface Features {
+  mermaid: boolean;
+  mermaid_appendix: boolean;
+  highlight: boolean;
+  images: boolean;
+  smart_typography: boolean;
+  tasks: boolean;
+  emoji: boolean;
+  math: boolean;
+  barcode: boolean;
+  svg: boolean;
+  html_blocks: boolean;
+  bare_autolinks: boolean;
+  indented_code: boolean;
+  embed_source: boolean;
+  tagged: boolean;
+  /** SPEC gives no default; Quire hyphenates when a document language is known. */
+  hyphenation: boolean;
+  theme: Theme;
+}
+
+export type Theme = 'light' | 'dark';
+export const THEMES: readonly Theme[] = ['light', 'dark'];
+
+export type BooleanFeature = Exclude<keyof Features, 'theme'>;
+
+export const DEFAULT_FEATURES: Readonly<Features> = Object.freeze({
+  mermaid: true,
+  mermaid_appendix: false,
+  highlight: true,
+  images: true,
+  smart_typography: true,
+  tasks: true,
+  emoji: true,
+  math: true,
+  barcode: true,
+  svg: true,
+  html_blocks: true,
+  bare_autolinks: true,
+  indented_code: true,
+  embed_source: false,
+  tagged: true,
+  hyphenation: true,
+  theme: 'light',
+});
+
+export const FEATURE_NAMES = Object.keys(DEFAULT_FEATURES) as (keyof Features)[];
+
+export type ResourceMode = 'strict' | 'lenient';
+
+/** Named bounds that keep hostile input from exhausting the renderer (SPEC.md "Renderer bounds"). */
+export interface RendererBounds {
+  /** Deepest nesting of block quotes, lists and inline emphasis accepted before parsing. */
+  maxDepth: number;
+  /** Most blocks and inline elements in one document. */
+  maxElements: number;
+  /** Largest accepted image, in pixels (width × height). */
+  maxImagePixels: number;
+  /** Largest accepted image side, in pixels. */
+  maxImageSide: number;
+  /** Most pixels of all PNG, GIF and WebP images of one document together (decoded outside the heap). */
+  maxDecodedPixels: number;
+}
+
+export const DEFAULT_BOUNDS: Readonly<RendererBounds> = Object.freeze({
+  maxDepth: 64,
+  maxElements: 500_000,
+  maxImagePixels: 50_000_000,
+  maxImageSide: 20_000,
+  maxDecodedPixels: 64_000_000,
+});
+
+export interface RenderLimits {
+  /** Layout stops with PageLimitError once the document needs more pages than this. */
+  maxPages?: number;
+  /** Aborting the signal stops the render at its next step with RenderTimeoutError. */
+  signal?: AbortSignal;
+  /** Total bytes every loaded resource may use together. */
+  resourceBytes?: number;
+  bounds?: Partial<RendererBounds>;
+}
+
+export interface DocumentMetadata {
+  title?: string;
+  author?: string;
+  subject?: string;
+  keywords?: string;
+  /** Stamped as the creation date. Quire reads no clock, so the default is a fixed date. */
+  date?: Date;
+}
+
+export interface RenderOptions {
+  /** Any subset of the SPEC's switches; unknown names and wrong types throw InvalidOptionError. */
+  features?: Partial<Features> | Record<string, unknown>;
+  /** BCP 47 tag; overrides the front matter's `language`. */
+  language?: string;
+  resources?: ResourceMode;
+  /** The only way the engine gets bytes (data: URIs are always available). */
+  loader?: ResourceLoader;
+  limits?: RenderLimits;
+  metadata?: DocumentMetadata;
+}
+
+export const MAX_LANGUAGE_LENGTH = 63;
+/** The shape of a BCP 47 tag Quire accepts: letters, then hyphen-separated letters and digits. */
+export const LANGUAGE_TAG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
+
+/** Features with defaults filled in, refusing unknown names, wrong types and themes outside the set. */
+export function resolveFeatures(input: unknown): Features {
+  if (input === undefined || input === null) return { ...DEFAULT_FEATURES };
+  if (typeof input !== 'object' || Array.isArray(input)) {
+    throw new InvalidOptionError('features', 'features must be an object');
+  }
+  const features: Features = { ...DEFAULT_FEATURES };
+  for (const [name, value] of Object.entries(input)) {
+    if (!Object.hasOwn(DEFAULT_FEATURES, name)) {
+      throw new InvalidOptionError(`features.${name}`, `unknown feature "${name}"`);
+    }
+    if (name === 'theme') {
+      if (!THEMES.includes(value as Theme)) {
+        throw new InvalidOptionError('features.theme', 'theme must be "light" or "dark"');
+      }
+      features.theme = value as Theme;
+    } else if (typeof value !== 'boolean') {
+      throw new InvalidOptionError(`features.${name}`, `feature "${name}" must be true or false`);
+    } else {
+      features[name as BooleanFeature] = value;
+    }
+  }
+  return features;
+}
+
+/** A BCP 47 tag of letters, digits and hyphens, at most 63 characters. */
+export function validateLanguage(tag: unknown, key = 'language'): string {
+  if (typeof tag !== 'string' || tag.length === 0) {
+    throw new InvalidOptionError(key, 'language must be a non-empty string');
+  }
+  if (tag.length > MAX_LANGUAGE_LENGTH) {
+    throw new InvalidOptionError(key, `language must be at most ${MAX_LANGUAGE_LENGTH} characters`);
+  }
+  if (!LANGUAGE_TAG.test(tag)) {
+    throw new InvalidOptionError(key, 'language must be a BCP 47 tag such as "en" or "de-CH"');
+  }
+  return tag;
+}
+
+export function resolveBounds(bounds: Partial<RendererBounds> | undefined): RendererBounds {
+  return { ...DEFAULT_BOUNDS, ...bounds };
+}

@@ -1,0 +1,225 @@
+import PDFDocument from 'pdfkit';
+import { throwIfAborted } from '../errors.js';
+import type { FrameItem, LaidOutDocument, PathItem } from '../layout/frame.js';
+import { fontLibrary } from '../text/font-library.js';
+import { glyphRunOps } from './glyph-run.js';
+import { writeOutline } from './outline.js';
+import { internals, type DocumentInternals, type EmbeddedFontInternals } from './pdfkit-internals.js';
+import { hexTextString } from './pdf-values.js';
+import { lineOps, paintOps, rectOps } from './shapes.js';
+import { StructureWriter } from './structure.js';
+import { explicitCurves } from './explicit-curves.js';
+
+export interface PaintSettings {
+  signal: AbortSignal | undefined;
+}
+
+const PRODUCER = 'Quire';
+
+/** Laid-out pages → PDF bytes. The only module that knows PDFKit. */
+export async function paintDocument(laid: LaidOutDocument, settings: PaintSettings): Promise<Uint8Array> {
+  const tagged = laid.structure !== null;
+  const { meta, geometry } = laid;
+  const title = meta.title ?? 'Untitled document';
+  // @types/pdfkit lags PDFKit 0.20 (subset 'PDF/UA', attachment relationships): options are checked at runtime by PDFKit.
+  const options: Record<string, unknown> = {
+    autoFirstPage: false,
+    size: [geometry.width, geometry.height],
+    margin: 0,
+    compress: true,
+    pdfVersion: '1.7',
+    tagged,
+    lang: meta.language ?? 'und',
+    displayTitle: true,
+    font: null,
+    ...(tagged ? { subset: 'PDF/UA' } : {}),
+    info: {
+      Title: title,
+      ...(meta.author ? { Author: meta.author } : {}),
+      ...(meta.subject ? { Subject: meta.subject } : {}),
+      ...(meta.keywords ? { Keywords: meta.keywords } : {}),
+      Creator: PRODUCER,
+      Producer: PRODUCER,
+      CreationDate: meta.date,
+      ModDate: meta.date,
+    },
+  };
+  const doc = new PDFDocument(options as PDFKit.PDFDocumentOptions);
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const finished = new Promise<void>((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+
+  const pdf = internals(doc);
+  const structure = laid.structure ? new StructureWriter(pdf, laid.structure) : null;
+  const painter = new ItemPainter(doc, pdf, structure);
+  for (const page of laid.pages) {
+    throwIfAborted(settings.signal);
+    doc.addPage({ size: [geometry.width, geometry.height], margin: 0 });
+    if (laid.pageColor) painter.background(laid.pageColor, geometry.width, geometry.height);
+    for (const item of page.items) painter.paint(item);
+    painter.endPage();
+  }
+  structure?.finish();
+  writeOutline(pdf, laid.outline);
+  if (laid.attachment !== null) {
+    pdf.file(Buffer.from(laid.attachment, 'utf8'), {
+      name: 'document.md',
+      type: 'text/markdown',
+      relationship: 'Source',
+      description: 'The Markdown source of this document',
+      creationDate: meta.date,
+      modifiedDate: meta.date,
+    });
+  }
+  doc.end();
+  await finished;
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/** Paints frame items, each inside its structure element or marked as an artifact. */
+class ItemPainter {
+  private readonly fonts = new Map<string, EmbeddedFontInternals>();
+  private readonly images = new Map<string, unknown>();
+  private pending: string[] = [];
+  /** The element whose marked content is open on this page: null for an artifact, undefined for none. */
+  private openTag: number | null | undefined = undefined;
+
+  constructor(
+    private readonly doc: PDFKit.PDFDocument,
+    private readonly pdf: DocumentInternals,
+    private readonly structure: StructureWriter | null,
+  ) {}
+
+  background(color: readonly [number, number, number], width: number, height: number): void {
+    this.marked(null, () => this.write(paintOps(rectOps(0, 0, width, height, 0), { fill: color, stroke: null, lineWidth: 0 })));
+  }
+
+  /**
+   * Operators gather here and reach the page as one Buffer per run of Quire's own drawing:
+   * PDFKit converts strings character by character, and many small buffers cost memory.
+   */
+  private write(ops: string): void {
+    this.pending.push(ops);
+  }
+
+  /** Writes what has gathered; called before PDFKit draws (images, paths) and at a page's end. */
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.pdf.page.write(Buffer.from(`${this.pending.join('\n')}\n`, 'latin1'));
+    this.pending = [];
+  }
+
+  paint(item: FrameItem): void {
+    switch (item.kind) {
+      case 'glyphs':
+        this.marked(item.tag, () => this.write(glyphRunOps(this.pdf.page, this.font(item.face), item)));
+        break;
+      case 'rect':
+        this.marked(item.tag, () => {
+          const shape = paintOps(rectOps(item.x, item.y, item.width, item.height, item.radius), item);
+          this.write(item.actualText === null ? shape : `/Span <</ActualText ${hexTextString(item.actualText)}>> BDC\n${shape}\nEMC`);
+        });
+        break;
+      case 'line':
+        this.marked(null, () => this.write(lineOps(item.x1, item.y1, item.x2, item.y2, item.width, item.color)));
+        break;
+      case 'image':
+        this.marked(item.tag, () => {
+          this.flush();
+          this.doc.image(this.image(item.image.id, item.image.bytes) as Buffer, item.x, item.y, { width: item.width, height: item.height });
+        });
+        break;
+      case 'link':
+        this.link(item);
+        break;
+      case 'dest':
+        this.doc.addNamedDestination(item.name, 'XYZ', item.x, item.y, null);
+        break;
+      case 'struct-mark':
+        this.structure?.mark(item.tag);
+        break;
+      case 'path':
+        this.marked(item.tag, () => this.path(item));
+        break;
+    }
+  }
+
+  /** Closes the page's open marked-content sequence, if any. */
+  endPage(): void {
+    this.closeMarked();
+    this.flush();
+  }
+
+  private closeMarked(): void {
+    if (this.openTag === undefined) return;
+    this.write('EMC');
+    this.openTag = undefined;
+  }
+
+  /**
+   * Tagged content goes in its element; anything without an element is an artifact.
+   * Consecutive items of one element share one marked-content sequence (one MCID).
+   */
+  private marked(tag: number | null, draw: () => void): void {
+    if (this.structure && this.openTag !== tag) {
+      this.closeMarked();
+      this.write(tag === null ? '/Artifact BMC' : this.structure.beginContent(tag));
+      this.openTag = tag;
+    }
+    draw();
+  }
+
+  /** A drawing's shape, through PDFKit's SVG path reader and its opacity graphics states. */
+  private path(item: PathItem): void {
+    this.flush();
+    const doc = this.doc;
+    doc.save();
+    doc.transform(...item.matrix);
+    doc.path(explicitCurves(item.d));
+    if (item.fill) doc.fillColor([...item.fill], item.fillOpacity);
+    const stroke = item.stroke;
+    if (stroke) {
+      doc.strokeColor([...stroke.color], stroke.opacity).lineWidth(stroke.width).lineCap(stroke.cap).lineJoin(stroke.join);
+      // PDFKit throws on a dash array containing 0.
+      const dash = stroke.dash?.filter((length) => length > 0);
+      if (dash && dash.length > 0) doc.dash(dash[0]!, { space: dash[1] ?? dash[0]! });
+    }
+    const rule = item.fillRule === 'evenodd' ? 'even-odd' : 'non-zero';
+    if (item.fill && stroke) doc.fillAndStroke(rule);
+    else if (item.fill) doc.fill(rule);
+    else doc.stroke();
+    doc.restore();
+  }
+
+  private link(item: FrameItem & { kind: 'link' }): void {
+    const page = this.pdf.page;
+    const rect = [item.x, page.height - item.y - item.height, item.x + item.width, page.height - item.y];
+    const action = item.target.kind === 'uri' ? { S: 'URI', URI: new String(item.target.uri) } : { S: 'GoTo', D: new String(item.target.dest) };
+    const annotation = this.pdf.ref({ Type: 'Annot', Subtype: 'Link', Rect: rect, Border: [0, 0, 0], F: 4, A: action, Contents: new String(item.description) });
+    if (this.structure && item.tag !== null) this.structure.annotation(item.tag, annotation);
+    page.annotations.push(annotation);
+    annotation.end();
+  }
+
+  private font(key: string): EmbeddedFontInternals {
+    let font = this.fonts.get(key);
+    if (!font) {
+      this.doc.font(fontLibrary.known(key).font as unknown as string, key);
+      font = this.pdf._font;
+      this.fonts.set(key, font);
+    }
+    return font;
+  }
+
+  private image(id: string, bytes: Uint8Array): unknown {
+    let image = this.images.get(id);
+    if (!image) {
+      image = this.pdf.openImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      this.images.set(id, image);
+    }
+    return image;
+  }
+}

@@ -1,0 +1,55 @@
+import type { Root } from 'mdast';
+import MarkdownIt, { type MarkdownIt as Parser } from 'markdown-it';
+import footnote from 'markdown-it-footnote';
+import type { Features, RendererBounds } from '../options.js';
+import { checkSourceDepth, checkTreeBounds } from './bounds.js';
+import { splitFrontMatter, type FrontMatter } from './front-matter.js';
+import { mathSyntax } from './math-syntax.js';
+import { applySmartTypography } from './smart-typography.js';
+import { tokensToMdast } from './tokens-to-mdast.js';
+
+export interface ParsedSource {
+  markdown: string;
+  tree: Root;
+  frontMatter: FrontMatter;
+}
+
+/** Markdown → mdast with the syntax the feature switches allow, bounded before and after parsing. */
+export function parseMarkdown(markdown: string, features: Features, bounds: RendererBounds): ParsedSource {
+  checkSourceDepth(markdown, bounds.maxDepth);
+  const { frontMatter, body } = splitFrontMatter(markdown);
+  const tokens = parserFor(features).parse(body, {});
+  const tree = tokensToMdast(tokens, { tasks: features.tasks });
+  checkTreeBounds(tree, bounds);
+  if (features.smart_typography) applySmartTypography(tree);
+  return { markdown, tree, frontMatter };
+}
+
+/** One configured parser per combination of the switches that change syntax. */
+const parsers = new Map<string, Parser>();
+
+function parserFor(features: Features): Parser {
+  const key = [features.html_blocks, features.bare_autolinks, features.indented_code, features.math].join();
+  let parser = parsers.get(key);
+  if (!parser) {
+    parser = createParser(features);
+    parsers.set(key, parser);
+  }
+  return parser;
+}
+
+function createParser(features: Features): Parser {
+  // CommonMark plus GitHub's tables and strikethrough; nesting is bounded before parsing.
+  const parser = new MarkdownIt('commonmark', { html: features.html_blocks, linkify: features.bare_autolinks, maxNesting: 1000 });
+  parser.enable(['table', 'strikethrough']);
+  if (features.bare_autolinks) {
+    parser.enable('linkify');
+    parser.linkify.set({ fuzzyEmail: true, fuzzyLink: false });
+  }
+  if (!features.indented_code) parser.disable('code');
+  parser.use(footnote);
+  if (features.math) parser.use(mathSyntax);
+  // Links are judged by the builder (which schemes a PDF may follow) and images by the loader.
+  parser.validateLink = (url: string) => !/^\s*(javascript|vbscript):/i.test(url);
+  return parser;
+}

@@ -1,0 +1,48 @@
+import { readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ResourceLoadError, type LoadContext, type LoadedResource, type ResourceLoader } from './loader.js';
+
+/**
+ * Loads relative paths (and file: URLs) from inside one base folder, never outside it:
+ * `..` and symbolic links that leave the folder are refused.
+ */
+export function folderLoader(baseDir: string): ResourceLoader {
+  const base = path.resolve(baseDir);
+  return {
+    async load(url: string, context: LoadContext): Promise<LoadedResource> {
+      const target = resolveInside(base, url);
+      let real: string;
+      try {
+        real = await realpath(target);
+      } catch {
+        throw new ResourceLoadError('not_found', 'no such file');
+      }
+      const realBase = await realpath(base);
+      if (!isInside(realBase, real)) throw new ResourceLoadError('forbidden', 'the file is outside the base folder');
+      const info = await stat(real);
+      if (!info.isFile()) throw new ResourceLoadError('not_found', 'not a file');
+      if (info.size > context.remainingBytes) throw new ResourceLoadError('too_large', 'the file exceeds the resource budget');
+      return { bytes: new Uint8Array(await readFile(real)) };
+    },
+  };
+}
+
+function resolveInside(base: string, url: string): string {
+  let relative: string;
+  if (/^file:/i.test(url)) {
+    relative = fileURLToPath(url);
+  } else if (/^[a-z][a-z0-9+.-]*:/i.test(url)) {
+    throw new ResourceLoadError('unsupported_scheme', 'only local paths are loaded from a folder');
+  } else {
+    relative = decodeURIComponent(url.split(/[?#]/)[0]!);
+  }
+  const target = path.resolve(base, relative);
+  if (!isInside(base, target)) throw new ResourceLoadError('forbidden', 'the path leaves the base folder');
+  return target;
+}
+
+function isInside(base: string, target: string): boolean {
+  const rel = path.relative(base, target);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}

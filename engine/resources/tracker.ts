@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import { ResourceBudgetError, ResourceError, throwIfAborted } from '../errors.js';
+import type { ResourceMode } from '../options.js';
+import { decodeDataUri, isDataUri } from './data-uri.js';
+import type { ImageResource } from './image.js';
+import { ResourceLoadError, type LoadedResource, type ResourceLoader } from './loader.js';
+import type { ResourceOutcome } from './outcome.js';
+
+export interface ResourceSettings {
+  loader: ResourceLoader;
+  mode: ResourceMode;
+  budgetBytes: number;
+  signal: AbortSignal | undefined;
+  /** Loaded bytes → an image to place (null: left out), throwing ResourceLoadError when unreadable. */
+  decode(id: string, bytes: Uint8Array, mediaType: string | undefined): Promise<ImageResource | null>;
+}
+
+/**
+ * Loads every resource of one render in document order, giving each its position id, counting
+ * bytes against the budget, and applying the strict or lenient rule to failures.
+ */
+export class ResourceTracker {
+  private count = 0;
+  private bytes = 0;
+  private readonly failed: string[] = [];
+  private readonly content = createHash('sha256');
+
+  constructor(private readonly settings: ResourceSettings) {}
+
+  /** The image at `url`, a placeholder for a failure in lenient mode, or null when it is left out. */
+  async loadImage(url: string): Promise<ImageResource | null> {
+    const id = String(++this.count);
+    throwIfAborted(this.settings.signal);
+    try {
+      const loaded = await this.fetch(url);
+      this.bytes += loaded.bytes.length;
+      this.content.update(`${id}:${loaded.bytes.length}\n`).update(loaded.bytes);
+      if (this.bytes > this.settings.budgetBytes) throw new ResourceBudgetError(this.settings.budgetBytes);
+      return await this.settings.decode(id, loaded.bytes, loaded.mediaType);
+    } catch (error) {
+      if (!(error instanceof ResourceLoadError)) throw error;
+      if (this.settings.mode === 'strict') throw new ResourceError(id, error.reason, `resource ${id} could not be loaded: ${error.message}`);
+      this.failed.push(id);
+      return { kind: 'failed', id, reason: error.reason };
+    }
+  }
+
+  outcome(): ResourceOutcome {
+    return { total: this.count, failed: [...this.failed], bytes: this.bytes, digest: this.content.copy().digest('hex') };
+  }
+
+  private async fetch(url: string): Promise<LoadedResource> {
+    const remainingBytes = Math.max(0, this.settings.budgetBytes - this.bytes);
+    if (isDataUri(url)) return decodeDataUri(url);
+    return this.settings.loader.load(url, { signal: this.settings.signal, remainingBytes });
+  }
+}
+

@@ -1,0 +1,60 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export type Family = 'serif' | 'mono';
+export type Weight = 'regular' | 'semibold' | 'bold';
+
+export interface FontStyle {
+  family: Family;
+  weight: Weight;
+  italic: boolean;
+}
+
+export interface BundledFace {
+  key: string;
+  file: string;
+  family: Family | 'fallback';
+  weight: Weight;
+  italic: boolean;
+}
+
+/** The folder of bundled fonts, beside the package root (dist/engine/text → fonts). */
+export const FONTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fonts');
+
+const face = (key: string, file: string, family: BundledFace['family'], weight: Weight, italic = false): BundledFace => ({
+  key, file: path.join(FONTS_DIR, file), family, weight, italic,
+});
+
+/**
+ * Every bundled face. The text face is Source Serif 4 (designed for reading at text sizes,
+ * true italics, Latin/Greek/Cyrillic); code is JetBrains Mono; the fallbacks cover Arabic,
+ * Hebrew and a broad set of symbols. Licences sit beside each file.
+ */
+export const BUNDLED_FACES: readonly BundledFace[] = [
+  face('serif', 'source-serif-4/SourceSerif4_400Regular.ttf', 'serif', 'regular'),
+  face('serif-italic', 'source-serif-4/SourceSerif4_400Regular_Italic.ttf', 'serif', 'regular', true),
+  face('serif-semibold', 'source-serif-4/SourceSerif4_600SemiBold.ttf', 'serif', 'semibold'),
+  face('serif-semibold-italic', 'source-serif-4/SourceSerif4_600SemiBold_Italic.ttf', 'serif', 'semibold', true),
+  face('serif-bold', 'source-serif-4/SourceSerif4_700Bold.ttf', 'serif', 'bold'),
+  face('serif-bold-italic', 'source-serif-4/SourceSerif4_700Bold_Italic.ttf', 'serif', 'bold', true),
+  face('mono', 'jetbrains-mono/JetBrainsMono_400Regular.ttf', 'mono', 'regular'),
+  face('mono-italic', 'jetbrains-mono/JetBrainsMono_400Regular_Italic.ttf', 'mono', 'regular', true),
+  face('mono-bold', 'jetbrains-mono/JetBrainsMono_700Bold.ttf', 'mono', 'bold'),
+  face('mono-bold-italic', 'jetbrains-mono/JetBrainsMono_700Bold_Italic.ttf', 'mono', 'bold', true),
+  face('arabic', 'noto-sans-arabic/NotoSansArabic_400Regular.ttf', 'fallback', 'regular'),
+  face('arabic-bold', 'noto-sans-arabic/NotoSansArabic_700Bold.ttf', 'fallback', 'bold'),
+  face('hebrew', 'noto-sans-hebrew/NotoSansHebrew_400Regular.ttf', 'fallback', 'regular'),
+  face('hebrew-bold', 'noto-sans-hebrew/NotoSansHebrew_700Bold.ttf', 'fallback', 'bold'),
+  face('symbols', 'dejavu/DejaVuSans.ttf', 'fallback', 'regular'),
+  face('symbols-bold', 'dejavu/DejaVuSans-Bold.ttf', 'fallback', 'bold'),
+];
+
+/** Folders searched, in order, for fonts covering what the bundled ones do not (e.g. CJK). */
+export const SYSTEM_FONT_DIRS: readonly string[] = [
+  '/usr/share/fonts',
+  '/usr/local/share/fonts',
+  path.join(process.env.HOME ?? '/nonexistent', '.local/share/fonts'),
+  path.join(process.env.HOME ?? '/nonexistent', '.fonts'),
+  '/Library/Fonts',
+  '/System/Library/Fonts',
+];

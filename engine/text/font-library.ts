@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import * as fontkit from 'fontkit';
+import { BUNDLED_FACES, type BundledFace, type FontStyle } from './font-catalog.js';
+import { Face } from './face.js';
+import { SystemFonts } from './system-fonts.js';
+
+/**
+ * All faces Quire can draw with, and the fallback chain that picks a face for each character
+ * by coverage: the style's own face, the bundled fallbacks, then system fonts. Faces load on
+ * first use and live for the process, so a warm engine pays nothing for them.
+ */
+export class FontLibrary {
+  private readonly faces = new Map<string, Face>();
+  private readonly system = new SystemFonts();
+  private readonly choice = new Map<number, Face | null>();
+
+  face(key: string): Face {
+    let face = this.faces.get(key);
+    if (!face) {
+      const entry = BUNDLED_FACES.find((candidate) => candidate.key === key);
+      if (!entry) throw new Error(`no font face "${key}"`);
+      face = load(entry);
+      this.faces.set(key, face);
+    }
+    return face;
+  }
+
+  /** Registers a face made elsewhere (a system font chosen by coverage) so painting can find it. */
+  private remember(face: Face): Face {
+    this.faces.set(face.key, face);
+    return face;
+  }
+
+  /** Looks up a face by key, including system faces already chosen by coverage. */
+  known(key: string): Face {
+    return this.faces.get(key) ?? this.face(key);
+  }
+
+  private readonly primaries: (Face | undefined)[] = [];
+
+  primary(style: FontStyle): Face {
+    const index = styleIndex(style);
+    return (this.primaries[index] ??= this.face(primaryKey(style)));
+  }
+
+  /** The face to draw `codePoint` in for `style`, or null when no font has it. */
+  faceFor(style: FontStyle, codePoint: number): Face | null {
+    const primary = this.primary(style);
+    if (primary.has(codePoint)) return primary;
+    const bold = style.weight !== 'regular';
+    const cacheKey = bold ? -1 - codePoint : codePoint;
+    const cached = this.choice.get(cacheKey);
+    if (cached !== undefined) return cached;
+    let found: Face | null = null;
+    for (const entry of fallbackOrder(bold)) {
+      const face = this.face(entry.key);
+      if (face.has(codePoint)) {
+        found = face;
+        break;
+      }
+    }
+    if (!found) {
+      const system = this.system.faceFor(codePoint, bold);
+      found = system ? this.remember(system) : null;
+    }
+    this.choice.set(cacheKey, found);
+    return found;
+  }
+}
+
+/** A small integer per distinct style: cheaper to look up than a string key on every character. */
+function styleIndex(style: FontStyle): number {
+  const weight = style.weight === 'regular' ? 0 : style.weight === 'semibold' ? 1 : 2;
+  return (style.family === 'mono' ? 6 : 0) + weight * 2 + (style.italic ? 1 : 0);
+}
+
+function primaryKey(style: FontStyle): string {
+  const weight = style.family === 'mono' && style.weight === 'semibold' ? 'bold' : style.weight;
+  const parts: string[] = [style.family];
+  if (weight !== 'regular') parts.push(weight);
+  if (style.italic) parts.push('italic');
+  return parts.join('-');
+}
+
+function fallbackOrder(bold: boolean): BundledFace[] {
+  const fallbacks = BUNDLED_FACES.filter((entry) => entry.family === 'fallback');
+  const preferred = fallbacks.filter((entry) => (entry.weight !== 'regular') === bold);
+  const others = fallbacks.filter((entry) => (entry.weight !== 'regular') !== bold);
+  return [...preferred, ...others];
+}
+
+function load(entry: BundledFace): Face {
+  const bytes = readFileSync(entry.file);
+  const font = fontkit.create(bytes);
+  if ('fonts' in font) throw new Error(`${entry.file} is a collection; bundle single fonts`);
+  return new Face(entry.key, font, bytes);
+}
+
+/** One library per process: fonts are immutable and their caches only grow useful. */
+export const fontLibrary = new FontLibrary();

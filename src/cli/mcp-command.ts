@@ -1,0 +1,46 @@
+/**
+ * `quire mcp [--db PATH]`: the MCP server over stdio for one account, whose API key comes from
+ * QUIRE_API_KEY. Renders go through the service's render flow against the same database, so
+ * quotas, idempotency and the usage report are shared with the HTTP service; requests per minute
+ * and concurrent renders are counted within this process. Logs go to stderr; stdout carries MCP.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { authenticate } from '../http/authenticate.js';
+import { createServiceCore } from '../http/service-core.js';
+import { stderrLog } from '../log.js';
+import { createMcpServer } from '../mcp/mcp-server.js';
+import { ServiceError } from '../service-error.js';
+import { CliError } from './cli-error.js';
+import { parseFlags } from './parse-flags.js';
+import { openServiceParts } from './service-parts.js';
+
+export async function mcpCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseFlags(args, { db: { type: 'string' } });
+  if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}"`);
+  const key = process.env.QUIRE_API_KEY;
+  if (!key) throw new CliError('set QUIRE_API_KEY to an API key of the account the MCP server renders for');
+  const authorization = `Bearer ${key}`;
+
+  const log = stderrLog;
+  const parts = openServiceParts(values.db, log);
+  const { store, pool } = parts;
+  const stopping = async () => {
+    await pool.close(0);
+    await store.close();
+  };
+  try {
+    // A wrong key is a start-up error, not a refusal on every call; later revocation is still checked per call.
+    await authenticate(store, authorization);
+  } catch (error) {
+    await stopping();
+    throw error instanceof ServiceError ? new CliError(`QUIRE_API_KEY: ${error.message}`, 1) : error;
+  }
+  await pool.started();
+  const core = createServiceCore(parts);
+  const server = createMcpServer({ core, authorization, stdio: true, maxBodyBytes: parts.config.maxBodyBytes });
+  const transport = new StdioServerTransport();
+  transport.onclose = () => void stopping();
+  await server.connect(transport);
+  log({ event: 'mcp_stdio_ready', db: parts.dbFile, workers: parts.config.workers });
+  process.stdin.once('end', () => void server.close());
+}

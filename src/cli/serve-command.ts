@@ -1,0 +1,67 @@
+/**
+ * `quire serve [--port N] [--host H] [--db PATH]`: the HTTP service, until SIGTERM or SIGINT.
+ * With QUIRE_OPERATOR_PORT the operator paths (/metrics, /healthz, /readyz) are served on that
+ * port (QUIRE_OPERATOR_HOST, default 127.0.0.1) and not on the API's.
+ */
+import { createApp, createOperatorApp } from '../http/app.js';
+import { startServer, type RunningServer } from '../http/server.js';
+import { stderrLog } from '../log.js';
+import { ServiceMetrics } from '../observability/metrics.js';
+import { IDEMPOTENCY_LIFETIME_MS } from '../render/idempotency.js';
+import { CliError } from './cli-error.js';
+import { parseFlags } from './parse-flags.js';
+import { openServiceParts } from './service-parts.js';
+
+const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
+
+export async function serveCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseFlags(args, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    db: { type: 'string' },
+  });
+  if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}"`);
+  const port = portNumber(values.port ?? (process.env.PORT || '8080'));
+  const hostname = values.host ?? (process.env.HOST || '0.0.0.0');
+  const operatorPort = process.env.QUIRE_OPERATOR_PORT ? portNumber(process.env.QUIRE_OPERATOR_PORT) : undefined;
+  const log = stderrLog;
+
+  const parts = openServiceParts(values.db, log);
+  const { store, pool, config: deployment } = parts;
+  // Renders cut off by the last stop can never finish: give their documents and keys back.
+  const recovered = await store.recoverInterrupted();
+  const metrics = new ServiceMetrics(pool);
+  const app = createApp({ ...parts, metrics, operatorPaths: operatorPort === undefined });
+  const server = await startServer(app, pool, { port, hostname });
+  let operator: RunningServer | undefined;
+  if (operatorPort !== undefined) {
+    const operatorHost = process.env.QUIRE_OPERATOR_HOST || '127.0.0.1';
+    operator = await startServer(createOperatorApp({ store, pool, metrics, log }), pool, { port: operatorPort, hostname: operatorHost });
+    log({ event: 'operator_listening', host: operatorHost, port: operator.port });
+  }
+  log({ event: 'listening', host: hostname, port: server.port, db: parts.dbFile, workers: deployment.workers, upload: deployment.upload, recovered });
+
+  const maintenance = setInterval(() => {
+    store.maintain(IDEMPOTENCY_LIFETIME_MS).catch((error: Error) => log({ event: 'maintenance_failed', error: error.message }));
+  }, MAINTENANCE_INTERVAL_MS).unref();
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log({ event: 'stopping', signal });
+    clearInterval(maintenance);
+    await server.close(deployment.shutdownGraceMs);
+    await operator?.close(0);
+    await store.close();
+    log({ event: 'stopped' });
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+function portNumber(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError('the port must be a whole number from 0 to 65535');
+  return port;
+}

@@ -1,0 +1,82 @@
+/**
+ * The HTTP service: two operations under /v1, their OpenAPI document, the MCP endpoint and —
+ * unless they have a port of their own — the operator paths. Every response `Cache-Control:
+ * no-store`, one log line per API request, unknown paths 404 and wrong methods 405 with `Allow`,
+ * every error shaped in errorResponse.
+ */
+import { Hono } from 'hono';
+import { mcpEndpoint } from '../mcp/http-endpoint.js';
+import type { Log } from '../log.js';
+import { addOperatorRoutes, type OperatorDeps } from '../observability/operator-routes.js';
+import { requestLog } from '../observability/request-log.js';
+import { openApiJson } from '../openapi/openapi-document.js';
+import { methodNotAllowed, notFound } from '../service-error.js';
+import { readUsage } from '../usage/read-usage.js';
+import { checkDeclaredLength, readBody } from './body.js';
+import { errorResponse } from './error-response.js';
+import { createServiceCore, renderCounted, type CoreOptions } from './service-core.js';
+
+export interface AppOptions extends CoreOptions {
+  /** False when the operator paths are served on their own port (createOperatorApp). */
+  operatorPaths?: boolean;
+}
+
+export function createApp(options: AppOptions): Hono {
+  const core = createServiceCore(options);
+  const { log } = core;
+  const maxBody = options.config.maxBodyBytes;
+
+  const app = noStoreApp(log);
+  app.use('/v1/*', requestLog(log));
+  app.use('/mcp', requestLog(log));
+
+  app.post('/v1/render', (c) => {
+    const startedAt = performance.now();
+    checkDeclaredLength(c.req.raw, maxBody);
+    return renderCounted(
+      core,
+      {
+        authorization: c.req.header('authorization'),
+        contentType: c.req.header('content-type'),
+        idempotencyKey: c.req.header('idempotency-key'),
+        readBody: () => readBody(c.req.raw, maxBody),
+        startedAt,
+      },
+      'api',
+    );
+  });
+  app.all('/v1/render', () => errorResponse(methodNotAllowed(['POST']), log));
+
+  // Hono answers HEAD with the GET route, body dropped.
+  app.get('/v1/usage', (c) =>
+    readUsage(core.deps.store, { authorization: c.req.header('authorization'), period: c.req.query('period') }),
+  );
+  app.all('/v1/usage', () => errorResponse(methodNotAllowed(['GET', 'HEAD']), log));
+
+  app.get('/v1/openapi.json', () => new Response(openApiJson(), { headers: { 'Content-Type': 'application/json' } }));
+  app.all('/v1/openapi.json', () => errorResponse(methodNotAllowed(['GET', 'HEAD']), log));
+
+  app.post('/mcp', mcpEndpoint(core, maxBody));
+  app.all('/mcp', () => errorResponse(methodNotAllowed(['POST']), log));
+
+  if (options.operatorPaths !== false) addOperatorRoutes(app, { ...core, store: options.store });
+  return app;
+}
+
+/** The operator paths alone, for a port of their own; pass the API app's metrics so both count alike. */
+export function createOperatorApp(deps: OperatorDeps): Hono {
+  const app = noStoreApp(deps.log);
+  addOperatorRoutes(app, deps);
+  return app;
+}
+
+function noStoreApp(log: Log): Hono {
+  const app = new Hono();
+  app.use(async (c, next) => {
+    await next();
+    c.res.headers.set('Cache-Control', 'no-store');
+  });
+  app.onError((error) => errorResponse(error, log));
+  app.notFound(() => errorResponse(notFound(), log));
+  return app;
+}

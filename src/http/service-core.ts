@@ -1,0 +1,75 @@
+/**
+ * What every front-end of one service shares — the HTTP API, MCP over HTTP and MCP over stdio:
+ * one render flow with one set of per-account rate and concurrency counters, the store (counted
+ * for the metrics) and the log. Renders through `renderCounted` are counted in the metrics.
+ */
+import type { Clock } from '../clock.js';
+import type { Deployment } from '../config/deployment.js';
+import { ConcurrencyLimiter } from '../limits/concurrency.js';
+import { RequestRateLimiter } from '../limits/request-rate.js';
+import { stderrLog, type Log } from '../log.js';
+import type { Uploader } from '../net/uploader.js';
+import { meteredStore } from '../observability/metered-store.js';
+import { ServiceMetrics, type FrontEnd } from '../observability/metrics.js';
+import { renderDocument, type IncomingRender, type RenderDeps } from '../render/render-flow.js';
+import type { Sealer } from '../seal/sealer.js';
+import type { Store } from '../store/store.js';
+import type { RenderPool } from '../workers/pool.js';
+import { toServiceError } from './error-response.js';
+
+export interface CoreOptions {
+  store: Store;
+  clock: Clock;
+  pool: RenderPool;
+  config: Deployment;
+  log?: Log;
+  sealer?: Sealer;
+  uploader?: Uploader;
+  /** Shared with an operator server on its own port; made here when absent. */
+  metrics?: ServiceMetrics;
+}
+
+export interface ServiceCore {
+  deps: RenderDeps;
+  metrics: ServiceMetrics;
+  pool: RenderPool;
+  log: Log;
+}
+
+export function createServiceCore(options: CoreOptions): ServiceCore {
+  const log = options.log ?? stderrLog;
+  const metrics = options.metrics ?? new ServiceMetrics(options.pool);
+  const store = meteredStore(options.store, metrics);
+  let fingerprintKey: Promise<Buffer> | undefined;
+  const deps: RenderDeps = {
+    store,
+    clock: options.clock,
+    pool: options.pool,
+    deployment: options.config,
+    requestRate: new RequestRateLimiter(options.clock),
+    concurrency: new ConcurrencyLimiter(),
+    fingerprintKey: () =>
+      (fingerprintKey ??= store.secret('fingerprint').catch((error: unknown) => {
+        fingerprintKey = undefined; // read it again next time rather than failing for good
+        throw error;
+      })),
+    log,
+    ...(options.sealer && { sealer: options.sealer }),
+    ...(options.uploader && { uploader: options.uploader }),
+  };
+  return { deps, metrics, pool: options.pool, log };
+}
+
+/** The render flow, its answer counted by front-end, outcome and code. */
+export async function renderCounted(core: ServiceCore, incoming: IncomingRender, frontEnd: FrontEnd): Promise<Response> {
+  const seconds = () => (performance.now() - incoming.startedAt) / 1000;
+  try {
+    const response = await renderDocument(core.deps, incoming);
+    const outcome = response.headers.get('x-service-replay') === 'true' ? 'replayed' : 'delivered';
+    core.metrics.render(frontEnd, outcome, 'none', seconds());
+    return response;
+  } catch (error) {
+    core.metrics.render(frontEnd, 'refused', toServiceError(error).code, seconds());
+    throw error;
+  }
+}

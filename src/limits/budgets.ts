@@ -1,0 +1,79 @@
+/**
+ * Budgets measured on the document as sent, before anything is reserved (SPEC "Measurement
+ * rules" 3–5): embedded `data:` payloads are split out of the Markdown and counted as resources.
+ * The scan is textual, so a `data:` URI written inside a code block counts too — erring towards
+ * refusing before a document is spent rather than after.
+ */
+import type { Features } from '../../engine/options.js';
+import { base64DecodedLength } from '../../engine/resources/data-uri.js';
+import { remoteImageUrls } from '../net/remote-references.js';
+import { payloadTooLarge, tooManyResources } from '../service-error.js';
+import { KIB, MAX_EMBEDDED_RESOURCES, MAX_REMOTE_RESOURCES, MIB, type PlanId, type PlanLimits } from './plans.js';
+
+export interface DocumentMeasure {
+  /** UTF-8 bytes of the Markdown without embedded payloads. */
+  markdownBytes: number;
+  /** Decoded bytes of every embedded resource together. */
+  embeddedBytes: number;
+  embeddedCount: number;
+  /** Distinct remote images the document links (none when images are off). */
+  remoteCount: number;
+}
+
+/** `data:` + media type and parameters + `,` + payload, up to what ends a URL in Markdown or HTML. */
+const DATA_URI = /\bdata:([^,\s()"'<>]*),([^\s()"'<>]*)/gi;
+
+export function measureDocument(markdown: string, features: Pick<Features, 'images' | 'html_blocks'>): DocumentMeasure {
+  let payloadBytes = 0;
+  let embeddedBytes = 0;
+  let embeddedCount = 0;
+  for (const match of markdown.matchAll(DATA_URI)) {
+    const header = match[1]!;
+    const payload = match[2]!;
+    payloadBytes += Buffer.byteLength(payload, 'utf8');
+    embeddedBytes += /;base64$/i.test(header) ? base64DecodedLength(payload) : percentDecodedLength(payload);
+    embeddedCount += 1;
+  }
+  const remoteCount = features.images ? remoteImageUrls(markdown, { html: features.html_blocks }).size : 0;
+  return { markdownBytes: Buffer.byteLength(markdown, 'utf8') - payloadBytes, embeddedBytes, embeddedCount, remoteCount };
+}
+
+function percentDecodedLength(payload: string): number {
+  try {
+    return Buffer.byteLength(decodeURIComponent(payload), 'utf8');
+  } catch {
+    return Buffer.byteLength(payload, 'utf8');
+  }
+}
+
+/** Refuses a document over its plan's Markdown or resource budget, or with too many embedded or remote resources. */
+export function checkBudgets(measure: DocumentMeasure, limits: PlanLimits, plan: PlanId): void {
+  if (measure.markdownBytes > limits.markdown_kb * KIB) {
+    throw payloadTooLarge('markdown_limit', `The Markdown is larger than ${limits.markdown_kb} KB.`, {
+      name: 'markdown_kb',
+      value: limits.markdown_kb,
+      plan,
+    });
+  }
+  if (measure.embeddedBytes > limits.resources_mb * MIB) {
+    throw payloadTooLarge('resource_limit', `Embedded resources are larger than ${limits.resources_mb} MB.`, {
+      name: 'resources_mb',
+      value: limits.resources_mb,
+      plan,
+    });
+  }
+  if (measure.embeddedCount > MAX_EMBEDDED_RESOURCES) {
+    throw tooManyResources(`The document embeds more than ${MAX_EMBEDDED_RESOURCES} resources.`, {
+      name: 'embedded_resources',
+      value: MAX_EMBEDDED_RESOURCES,
+      plan,
+    });
+  }
+  if (measure.remoteCount > MAX_REMOTE_RESOURCES) {
+    throw tooManyResources(`The document links more than ${MAX_REMOTE_RESOURCES} remote resources.`, {
+      name: 'remote_resources',
+      value: MAX_REMOTE_RESOURCES,
+      plan,
+    });
+  }
+}

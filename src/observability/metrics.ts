@@ -1,0 +1,84 @@
+/**
+ * The service's Prometheus metrics (served at /metrics): renders by front-end, outcome and code,
+ * how long they took, the render queue and workers, and documents charged or returned. Labels
+ * carry no account, key or document: nothing here identifies a customer.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RenderPool } from '../workers/pool.js';
+
+export type FrontEnd = 'api' | 'mcp';
+
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly renders: Counter<'front_end' | 'outcome' | 'code'>;
+  private readonly renderSeconds: Histogram<'front_end' | 'outcome'>;
+  private readonly charged: Counter;
+  private readonly returned: Counter<'code'>;
+
+  constructor(pool: RenderPool) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'quire_' });
+    this.renders = new Counter({
+      name: 'quire_renders_total',
+      help: 'Render requests answered, by front-end (api, mcp), outcome (delivered, replayed, refused) and error code (none when delivered).',
+      labelNames: ['front_end', 'outcome', 'code'],
+      registers,
+    });
+    this.renderSeconds = new Histogram({
+      name: 'quire_render_duration_seconds',
+      help: 'Time from a render request to its answer, refusals included.',
+      labelNames: ['front_end', 'outcome'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      registers,
+    });
+    this.charged = new Counter({ name: 'quire_documents_charged_total', help: 'Documents charged (delivered).', registers });
+    this.returned = new Counter({
+      name: 'quire_documents_returned_total',
+      help: 'Reserved documents returned to their period, by the refusal that returned them.',
+      labelNames: ['code'],
+      registers,
+    });
+    new Gauge({
+      name: 'quire_render_queue_depth',
+      help: 'Renders waiting for a worker.',
+      registers,
+      collect() {
+        this.set(pool.stats().queued);
+      },
+    });
+    new Gauge({
+      name: 'quire_workers_busy',
+      help: 'Render workers rendering now.',
+      registers,
+      collect() {
+        this.set(pool.stats().busy);
+      },
+    });
+    new Gauge({
+      name: 'quire_workers_ready',
+      help: 'Render workers able to take a render.',
+      registers,
+      collect() {
+        this.set(pool.stats().ready);
+      },
+    });
+  }
+
+  render(frontEnd: FrontEnd, outcome: 'delivered' | 'replayed' | 'refused', code: string, seconds: number): void {
+    this.renders.inc({ front_end: frontEnd, outcome, code });
+    this.renderSeconds.observe({ front_end: frontEnd, outcome }, seconds);
+  }
+
+  documentCharged(): void {
+    this.charged.inc();
+  }
+
+  documentReturned(code: string): void {
+    this.returned.inc({ code });
+  }
+
+  /** The text exposition format and its content type. */
+  async exposition(): Promise<{ body: string; contentType: string }> {
+    return { body: await this.registry.metrics(), contentType: this.registry.contentType };
+  }
+}

@@ -1,0 +1,41 @@
+/** The name offered for a streamed PDF (SPEC "Render request": `filename`). */
+const MAX_STEM = 80;
+export const DEFAULT_FILENAME = 'document.pdf';
+
+/** A surrogate without its other half: JSON can carry one (`"\ud800"`), a header cannot encode it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Cuts the stem to 80 characters and enforces `.pdf`; path separators and control characters are
+ * dropped, lone surrogates become U+FFFD.
+ */
+export function normalizeFilename(requested: string): string {
+  const cleaned = requested
+    .replace(LONE_SURROGATE, '\ufffd')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(/[/\\]/g, '_')
+    .trim();
+  const stem = cleaned.replace(/\.pdf$/i, '');
+  const cut = Array.from(stem).slice(0, MAX_STEM).join('').trim();
+  return `${cut || 'document'}.pdf`;
+}
+
+/** An attachment disposition: the ASCII name always, RFC 8187 `filename*` when the name is not ASCII. */
+export function contentDisposition(filename: string): string {
+  const ascii = asciiFallback(filename);
+  if (ascii === filename) return `attachment; filename="${ascii}"`;
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc8187(filename)}`;
+}
+
+/** Accents dropped (é → e), other non-ASCII characters and quoting characters replaced by `_`. */
+function asciiFallback(filename: string): string {
+  return filename
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]|["\\]/g, '_');
+}
+
+/** RFC 8187 `value-chars`: attr-char stays, everything else is percent-encoded UTF-8. */
+function encodeRfc8187(value: string): string {
+  return encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}

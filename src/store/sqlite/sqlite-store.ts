@@ -1,0 +1,319 @@
+import type { Clock } from '../../clock.js';
+import type { PlanId } from '../../limits/plans.js';
+import { hashApiKey, newApiKey, newId, newToken } from '../identifiers.js';
+import { anchorAt } from '../periods.js';
+import {
+  DuplicateCertificateError,
+  DuplicateEmailError,
+  QuotaExhaustedError,
+  UnknownRecordError,
+  type Account,
+  type AccountChanges,
+  type CertificateSummary,
+  type ClaimTicket,
+  type IdempotencyClaim,
+  type KeySpending,
+  type Period,
+  type Principal,
+  type Reservation,
+  type Store,
+  type StoredCertificate,
+  type Usage,
+} from '../store.js';
+import { selectAccount, toAccount, type AccountRow } from './accounts-table.js';
+import { certificateExists, insertCertificate, removeCertificate, selectCertificate, selectCertificates } from './certificates-table.js';
+import { guard, immediate, openDatabase, type Db } from './database.js';
+import { claimKey, completeKey, giveBackReplay, releaseKey, takeReplay } from './idempotency-table.js';
+import {
+  addGrant,
+  documentsLeft,
+  insertPeriod,
+  openCurrentPeriod,
+  scheduledFor,
+  storedCurrentPeriod,
+  toPeriod,
+  type PeriodRow,
+} from './periods-table.js';
+
+/** Largest id SQLite's INTEGER holds; a larger `period` cannot name a row. */
+const MAX_ROW_ID = 2n ** 63n - 1n;
+
+/** The embedded store: one SQLite file, every counter changed inside BEGIN IMMEDIATE. */
+export class SqliteStore implements Store {
+  private constructor(private readonly db: Db, private readonly clock: Clock) {}
+
+  static open(file: string, clock: Clock, options: { busyTimeoutMs?: number } = {}): SqliteStore {
+    return new SqliteStore(guard(() => openDatabase(file, options.busyTimeoutMs ?? 5_000)), clock);
+  }
+
+  async createAccount(input: { email: string; plan: PlanId; emailVerified: boolean }): Promise<Account> {
+    const now = this.clock.now();
+    const anchor = anchorAt(now, { startOfDay: true });
+    return immediate(this.db, () => {
+      if (this.db.prepare('SELECT 1 FROM accounts WHERE email = ?').get(input.email)) {
+        throw new DuplicateEmailError(input.email);
+      }
+      const row = this.db
+        .prepare(
+          `INSERT INTO accounts (id, email, plan, email_verified, anchor_day, anchor_from, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        )
+        .get(newId('acct'), input.email, input.plan, input.emailVerified ? 1 : 0, anchor.day, anchor.from, now) as AccountRow;
+      return toAccount(row);
+    });
+  }
+
+  async getAccount(accountId: string): Promise<Account> {
+    return guard(() => this.account(accountId));
+  }
+
+  async updateAccount(accountId: string, changes: AccountChanges): Promise<Account> {
+    const now = this.clock.now();
+    return immediate(this.db, () => {
+      const account = this.account(accountId);
+      const overrides = { ...account.overrides, ...changes.overrides };
+      this.db
+        .prepare('UPDATE accounts SET blocked = ?, email_verified = ?, limit_overrides = ? WHERE id = ?')
+        .run(
+          (changes.blocked ?? account.blocked) ? 1 : 0,
+          (changes.emailVerified ?? account.emailVerified) ? 1 : 0,
+          JSON.stringify(overrides),
+          accountId,
+        );
+      // A documents override applies to the open period at once, not only to the next one.
+      if (changes.overrides?.documents !== undefined) {
+        const current = storedCurrentPeriod(this.db, accountId, now);
+        if (current) this.db.prepare('UPDATE periods SET included = ? WHERE id = ?').run(changes.overrides.documents, current.id);
+      }
+      return this.account(accountId);
+    });
+  }
+
+  async changePlan(accountId: string, plan: PlanId): Promise<Account> {
+    const now = this.clock.now();
+    return immediate(this.db, () => {
+      const account = this.account(accountId);
+      if (account.plan === plan) return account;
+      const current = storedCurrentPeriod(this.db, accountId, now);
+      let unused: number;
+      if (current) {
+        unused = documentsLeft(current);
+        this.db.prepare('UPDATE periods SET ends_at = ? WHERE id = ?').run(now, current.id);
+      } else {
+        unused = scheduledFor(account, now).included;
+      }
+      const anchor = anchorAt(now, { startOfDay: false });
+      this.db
+        .prepare('UPDATE accounts SET plan = ?, anchor_day = ?, anchor_from = ? WHERE id = ?')
+        .run(plan, anchor.day, anchor.from, accountId);
+      const changed = this.account(accountId);
+      // Re-anchored at `now`, the scheduled period starts now and ends on the next anchor day.
+      const opened = insertPeriod(this.db, accountId, scheduledFor(changed, now));
+      if (unused > 0) addGrant(this.db, opened.id, unused, 'carry_over', now);
+      return changed;
+    });
+  }
+
+  async createApiKey(accountId: string, name: string | null): Promise<{ id: string; key: string }> {
+    const key = newApiKey();
+    const id = newId('key');
+    const now = this.clock.now();
+    immediate(this.db, () => {
+      this.account(accountId);
+      this.db
+        .prepare('INSERT INTO api_keys (id, account_id, name, key_hash, created_at) VALUES (?, ?, ?, ?, ?)')
+        .run(id, accountId, name, hashApiKey(key), now);
+    });
+    return { id, key };
+  }
+
+  async revokeApiKey(keyId: string): Promise<void> {
+    const now = this.clock.now();
+    immediate(this.db, () => {
+      const found = this.db.prepare('SELECT 1 FROM api_keys WHERE id = ?').get(keyId);
+      if (!found) throw new UnknownRecordError('key', keyId);
+      this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, keyId);
+    });
+  }
+
+  async authenticate(presentedKey: string): Promise<Principal | undefined> {
+    const row = guard(
+      () =>
+        this.db
+          .prepare(
+            `SELECT k.id AS key_id, a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id
+             WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+          )
+          .get(hashApiKey(presentedKey)) as (AccountRow & { key_id: string }) | undefined,
+    );
+    return row && { account: toAccount(row), keyId: row.key_id };
+  }
+
+  async grantDocuments(accountId: string, documents: number): Promise<Period> {
+    const now = this.clock.now();
+    return immediate(this.db, () => {
+      const period = openCurrentPeriod(this.db, this.account(accountId), now);
+      addGrant(this.db, period.id, documents, 'admin', now);
+      return toPeriod(this.periodRow(period.id));
+    });
+  }
+
+  async reserveDocument(accountId: string, keyId: string): Promise<Reservation> {
+    const now = this.clock.now();
+    return immediate(this.db, () => {
+      const period = openCurrentPeriod(this.db, this.account(accountId), now);
+      if (documentsLeft(period) <= 0) throw new QuotaExhaustedError();
+      this.db.prepare('UPDATE periods SET reserved = reserved + 1 WHERE id = ?').run(period.id);
+      const { id } = this.db
+        .prepare(`INSERT INTO reservations (period_id, key_id, state, created_at) VALUES (?, ?, 'reserved', ?) RETURNING id`)
+        .get(period.id, keyId, now) as { id: number };
+      return { id: String(id), periodId: String(period.id) };
+    });
+  }
+
+  async chargeReservation(reservationId: string, pages: number, claim?: ClaimTicket, resources?: string): Promise<void> {
+    immediate(this.db, () => {
+      this.settle(reservationId, 'charged', null, pages);
+      if (claim) completeKey(this.db, claim, resources ?? null);
+    });
+  }
+
+  async returnReservation(reservationId: string, code: string, pages: number | undefined, claim?: ClaimTicket): Promise<void> {
+    immediate(this.db, () => {
+      this.settle(reservationId, 'returned', code, pages ?? null);
+      if (claim) releaseKey(this.db, claim);
+    });
+  }
+
+  /** Call inside a write transaction. */
+  private settle(reservationId: string, state: 'charged' | 'returned', code: string | null, pages: number | null): void {
+    const settled = this.db
+      .prepare(
+        `UPDATE reservations SET state = ?, error_code = ?, pages = ?, settled_at = ?
+         WHERE id = ? AND state = 'reserved' RETURNING period_id`,
+      )
+      .get(state, code, pages, this.clock.now(), reservationId) as { period_id: number } | undefined;
+    if (!settled) throw new Error(`reservation ${reservationId} is not open`);
+    const used = state === 'charged' ? 1 : 0;
+    this.db.prepare('UPDATE periods SET reserved = reserved - 1, used = used + ? WHERE id = ?').run(used, settled.period_id);
+  }
+
+  async usage(accountId: string, periodId?: bigint): Promise<Usage | undefined> {
+    const now = this.clock.now();
+    return guard(() => {
+      let period: Period;
+      if (periodId !== undefined) {
+        if (periodId > MAX_ROW_ID) return undefined;
+        const row = this.db.prepare('SELECT * FROM periods WHERE id = ? AND account_id = ?').get(periodId, accountId) as
+          | PeriodRow
+          | undefined;
+        if (!row) return undefined;
+        period = toPeriod(row);
+      } else {
+        const stored = storedCurrentPeriod(this.db, accountId, now);
+        period = stored ? toPeriod(stored) : scheduledFor(this.account(accountId), now);
+      }
+      return { period, keys: period.id === undefined ? [] : this.keySpending(period.id) };
+    });
+  }
+
+  private keySpending(periodId: string): KeySpending[] {
+    const rows = this.db
+      .prepare(
+        `SELECT k.id, k.name, k.revoked_at, SUM(r.state = 'charged') AS credits
+         FROM reservations r JOIN api_keys k ON k.id = r.key_id
+         WHERE r.period_id = ? GROUP BY k.id ORDER BY MIN(r.id)`,
+      )
+      .all(periodId) as { id: string; name: string | null; revoked_at: number | null; credits: number }[];
+    return rows.map((row) => ({ id: row.id, name: row.revoked_at === null ? row.name : null, credits: row.credits }));
+  }
+
+  async claimIdempotencyKey(accountId: string, key: string, fingerprint: string, lifetimeMs: number): Promise<IdempotencyClaim> {
+    const now = this.clock.now();
+    return immediate(this.db, () =>
+      claimKey(this.db, { accountId, key, token: newToken(), fingerprint, now, expiredAt: now - lifetimeMs }),
+    );
+  }
+
+  async releaseIdempotencyKey(claim: ClaimTicket): Promise<void> {
+    guard(() => releaseKey(this.db, claim));
+  }
+
+  async takeReplay(accountId: string, key: string, fingerprint: string, allowance: number, lifetimeMs: number): Promise<boolean> {
+    const expiredAt = this.clock.now() - lifetimeMs;
+    return guard(() => takeReplay(this.db, { accountId, key, fingerprint, allowance, expiredAt }));
+  }
+
+  async giveBackReplay(accountId: string, key: string, fingerprint: string): Promise<void> {
+    guard(() => giveBackReplay(this.db, { accountId, key, fingerprint }));
+  }
+
+  async addCertificate(accountId: string, certificate: Omit<StoredCertificate, 'createdAt'>): Promise<CertificateSummary> {
+    const createdAt = this.clock.now();
+    return immediate(this.db, () => {
+      this.account(accountId);
+      if (certificateExists(this.db, accountId, certificate.name)) throw new DuplicateCertificateError(certificate.name);
+      return insertCertificate(this.db, accountId, { ...certificate, createdAt });
+    });
+  }
+
+  async storedCertificate(accountId: string, name: string): Promise<StoredCertificate | undefined> {
+    return guard(() => selectCertificate(this.db, accountId, name));
+  }
+
+  async deleteCertificate(accountId: string, name: string): Promise<void> {
+    immediate(this.db, () => removeCertificate(this.db, accountId, name));
+  }
+
+  async listCertificates(accountId: string): Promise<CertificateSummary[]> {
+    return guard(() => {
+      this.account(accountId);
+      return selectCertificates(this.db, accountId);
+    });
+  }
+
+  async secret(name: 'fingerprint'): Promise<Buffer> {
+    const row = guard(() => this.db.prepare('SELECT value FROM settings WHERE name = ?').get(name) as { value: Buffer });
+    return row.value;
+  }
+
+  async recoverInterrupted(): Promise<{ released: number; returned: number }> {
+    const now = this.clock.now();
+    return immediate(this.db, () => {
+      const released = this.db.prepare(`DELETE FROM idempotency_keys WHERE state = 'in_progress'`).run().changes;
+      this.db
+        .prepare(
+          `UPDATE periods SET reserved = reserved -
+             (SELECT COUNT(*) FROM reservations r WHERE r.period_id = periods.id AND r.state = 'reserved')
+           WHERE reserved > 0`,
+        )
+        .run();
+      const returned = this.db
+        .prepare(`UPDATE reservations SET state = 'returned', error_code = 'interrupted', settled_at = ? WHERE state = 'reserved'`)
+        .run(now).changes;
+      return { released, returned };
+    });
+  }
+
+  async maintain(idempotencyLifetimeMs: number): Promise<void> {
+    const now = this.clock.now();
+    guard(() => {
+      this.db.prepare('DELETE FROM idempotency_keys WHERE created_at <= ?').run(now - idempotencyLifetimeMs);
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.open) return;
+    guard(() => this.db.pragma('wal_checkpoint(TRUNCATE)'));
+    this.db.close();
+  }
+
+  private account(accountId: string): Account {
+    return selectAccount(this.db, accountId);
+  }
+
+  private periodRow(periodId: number): PeriodRow {
+    return this.db.prepare('SELECT * FROM periods WHERE id = ?').get(periodId) as PeriodRow;
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * Everything the service keeps: accounts, hashed API keys, plans, usage periods, document
+ * reservations, grants, idempotency records and per-key spending. Asynchronous so that a shared
+ * database (PostgreSQL) can implement it later; SQLite is the embedded default.
+ */
+import type { LimitOverrides, PlanId } from '../limits/plans.js';
+
+export interface Account {
+  id: string;
+  email: string;
+  plan: PlanId;
+  blocked: boolean;
+  emailVerified: boolean;
+  overrides: LimitOverrides;
+  createdAt: number;
+  /** Scheduled periods start on this day of the month (clamped to short months) at 00:00 UTC… */
+  anchorDay: number;
+  /** …from this instant on (sign-up day, or the last plan change). */
+  anchorFrom: number;
+}
+
+/** Who is calling: the account and the API key it used. */
+export interface Principal {
+  account: Account;
+  keyId: string;
+}
+
+export interface Period {
+  /** Undefined while the period is only scheduled: reading usage never opens one. */
+  id: string | undefined;
+  plan: PlanId;
+  startsAt: number;
+  endsAt: number;
+  included: number;
+  granted: number;
+  /** Documents charged (delivered). */
+  used: number;
+}
+
+export interface KeySpending {
+  id: string;
+  /** Null once the key is revoked. */
+  name: string | null;
+  credits: number;
+}
+
+export interface Usage {
+  period: Period;
+  keys: KeySpending[];
+}
+
+export interface Reservation {
+  id: string;
+  periodId: string;
+}
+
+export interface IdempotencyRecord {
+  state: 'in_progress' | 'completed';
+  fingerprint: string;
+  /** Digest of the resource content the completed render loaded (null before completion). */
+  resources: string | null;
+  replays: number;
+  createdAt: number;
+}
+
+/** Proof of a claim: only the request that claimed a key can complete or release it. */
+export interface ClaimTicket {
+  accountId: string;
+  key: string;
+  token: string;
+}
+
+export type IdempotencyClaim =
+  | { claimed: true; ticket: ClaimTicket }
+  | { claimed: false; record: IdempotencyRecord };
+
+/** A certificate stored in an account under a name, for seals (the credential itself is encrypted by src/seal). */
+export interface StoredCertificate {
+  name: string;
+  /** The credential as added, encrypted at rest; opaque to the store. */
+  sealed: Buffer;
+  /** `rsa`, `ecdsa-p256`, `ecdsa-p384` or `ed25519`. */
+  keyType: string;
+  /** When the signing certificate expires, milliseconds since the epoch. */
+  notAfter: number;
+  createdAt: number;
+}
+
+export type CertificateSummary = Omit<StoredCertificate, 'sealed'>;
+
+export interface AccountChanges {
+  blocked?: boolean;
+  emailVerified?: boolean;
+  /** Merged into the account's overrides. */
+  overrides?: LimitOverrides;
+}
+
+export interface Store {
+  createAccount(input: { email: string; plan: PlanId; emailVerified: boolean }): Promise<Account>;
+  getAccount(accountId: string): Promise<Account>;
+  updateAccount(accountId: string, changes: AccountChanges): Promise<Account>;
+  /** Closes the current period now and opens one on `plan`, its unused documents carried over as a grant. */
+  changePlan(accountId: string, plan: PlanId): Promise<Account>;
+
+  /** The key is returned once; only its hash is kept. */
+  createApiKey(accountId: string, name: string | null): Promise<{ id: string; key: string }>;
+  revokeApiKey(keyId: string): Promise<void>;
+  /** The principal behind a presented key, or undefined for an unknown or revoked one. */
+  authenticate(presentedKey: string): Promise<Principal | undefined>;
+
+  /** Adds documents to the current period, opening it if needed. */
+  grantDocuments(accountId: string, documents: number): Promise<Period>;
+  /** Reserves one document in the current period (opening it); throws QuotaExhaustedError when none is left. */
+  reserveDocument(accountId: string, keyId: string): Promise<Reservation>;
+  /**
+   * Charges a delivered document; in the same transaction the claimed key, if any, becomes
+   * completed, remembering the digest of the resource content the render loaded.
+   */
+  chargeReservation(reservationId: string, pages: number, claim?: ClaimTicket, resources?: string): Promise<void>;
+  /**
+   * Gives a reserved document back to its period, recording why and the page count when known;
+   * in the same transaction the claimed key, if any, is released.
+   */
+  returnReservation(reservationId: string, code: string, pages: number | undefined, claim?: ClaimTicket): Promise<void>;
+  /** The period open now (scheduled if none is open yet), or the account's period `periodId`; undefined if not the account's. */
+  usage(accountId: string, periodId?: bigint): Promise<Usage | undefined>;
+
+  /** One atomic statement: creates the record (in progress) unless a live one exists, which is returned instead. */
+  claimIdempotencyKey(accountId: string, key: string, fingerprint: string, lifetimeMs: number): Promise<IdempotencyClaim>;
+  /** Releases a claim that never reserved a document (refused before rendering). */
+  releaseIdempotencyKey(claim: ClaimTicket): Promise<void>;
+  /** Counts one replay if the live, completed record matches `fingerprint` and has replays left. */
+  takeReplay(accountId: string, key: string, fingerprint: string, allowance: number, lifetimeMs: number): Promise<boolean>;
+  giveBackReplay(accountId: string, key: string, fingerprint: string): Promise<void>;
+
+  /** Throws DuplicateCertificateError when the account already has a certificate of that name. */
+  addCertificate(accountId: string, certificate: Omit<StoredCertificate, 'createdAt'>): Promise<CertificateSummary>;
+  /** The account's own certificate of that name; never another account's. */
+  storedCertificate(accountId: string, name: string): Promise<StoredCertificate | undefined>;
+  /** Throws UnknownRecordError when there is none. */
+  deleteCertificate(accountId: string, name: string): Promise<void>;
+  listCertificates(accountId: string): Promise<CertificateSummary[]>;
+
+  /** A random secret created with the database (e.g. the idempotency fingerprint key). */
+  secret(name: 'fingerprint'): Promise<Buffer>;
+  /** After a restart: releases in-progress keys and returns open reservations no render can finish now. */
+  recoverInterrupted(): Promise<{ released: number; returned: number }>;
+  /** Periodic upkeep that keeps storage bounded: drops idempotency records past their lifetime. */
+  maintain(idempotencyLifetimeMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The store could not be read or written (busy, disk, corruption): counted as "usage count unavailable". */
+export class StoreUnavailableError extends Error {}
+
+export class QuotaExhaustedError extends Error {
+  constructor() {
+    super('no documents left in the current period');
+  }
+}
+
+/** An administrative lookup that found nothing (an unknown account or key). */
+export class UnknownRecordError extends Error {
+  constructor(readonly kind: 'account' | 'key' | 'certificate', readonly id: string) {
+    super(`unknown ${kind} "${id}"`);
+  }
+}
+
+export class DuplicateCertificateError extends Error {
+  constructor(readonly certificateName: string) {
+    super(`the account already has a certificate named "${certificateName}"; delete it first`);
+  }
+}
+
+export class DuplicateEmailError extends Error {
+  constructor(readonly email: string) {
+    super(`an account with the email "${email}" exists`);
+  }
+}

@@ -1,0 +1,81 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { render } from '../../engine/index.js';
+import { fixture } from '../support/fixtures.js';
+import { pdffonts, pdftotext, qpdfCheck } from '../support/pdf-tools.js';
+import { pageTextItems } from '../support/pdfjs.js';
+
+const words = (text: string) => text.replace(/[^\p{L}\p{N}]+/gu, ' ').trim().split(/\s+/);
+
+describe('text in the PDF', () => {
+  it('should extract in reading order, ligatures as their letters', async () => {
+    const { pdf } = await render('# Title\n\nFirst paragraph: office, affine, fluffy.\n\n- one\n- two\n\nLast paragraph.');
+    const text = await pdftotext(pdf);
+    assert.match(text, /Title[\s\S]*First paragraph: office, affine, fluffy\.[\s\S]*one[\s\S]*two[\s\S]*Last paragraph\./);
+  });
+
+  it('should embed every font as a subset with a ToUnicode map, and pass qpdf --check', async () => {
+    const { pdf } = await render(fixture('kitchen-sink.md'));
+    const fonts = await pdffonts(pdf);
+    assert.ok(fonts.length >= 4, `fonts: ${fonts.map((font) => font.name).join(', ')}`);
+    for (const font of fonts) {
+      assert.ok(font.embedded && font.subset && font.unicode, `${font.name} embedded, subset and mapped`);
+    }
+    assert.ok(fonts.some((font) => /SourceSerif4/.test(font.name)));
+    assert.ok(fonts.some((font) => /JetBrainsMono/.test(font.name)));
+    await qpdfCheck(pdf);
+  });
+
+  it('should turn straight quotes, dashes and ellipses typographic, but never in code or URLs', async () => {
+    const markdown = '"Quoted" -- and --- and... `"code" -- ...` https://example.com/a--b';
+    const on = await pdftotext((await render(markdown)).pdf);
+    assert.match(on, /\u201cQuoted\u201d \u2013 and \u2014 and\u2026/);
+    assert.match(on, /"code" -- \.\.\./);
+    assert.match(on, /https:\/\/example\.com\/a--b/);
+    const off = await pdftotext((await render(markdown, { features: { smart_typography: false } })).pdf);
+    assert.match(off, /"Quoted" -- and --- and\.\.\./);
+  });
+
+  it('should hyphenate justified German and still extract every word whole', async () => {
+    const markdown = fixture('german.md');
+    const { pdf, pages } = await render(markdown);
+    assert.ok(pages >= 2);
+    const extracted = new Set(words(await pdftotext(pdf)));
+    const missing = words(markdown.replace(/^---[\s\S]*?---/, '')).filter((word) => !extracted.has(word));
+    assert.deepEqual(missing, []);
+    // pdf.js ignores ActualText, so it shows the hyphens actually drawn at line ends.
+    const drawn = await pageTextItems(pdf, 1);
+    const hyphenatedLines = drawn.filter((item) => item === '-').length;
+    assert.ok(hyphenatedLines >= 3, `expected hyphenated lines, got ${hyphenatedLines}`);
+  });
+
+  it('should not hyphenate when the language is unknown', async () => {
+    const markdown = fixture('german.md').replace('language: de\n', '');
+    const { pdf } = await render(markdown);
+    const drawn = await pageTextItems(pdf, 1);
+    assert.equal(drawn.filter((item) => item === '-').length, 0);
+  });
+
+  it('should read Arabic and Hebrew paragraphs and mixed runs in logical order', async () => {
+    const markdown = fixture('rtl.md');
+    const text = (await pdftotext((await render(markdown)).pdf)).replace(/[\u200e\u200f\u202a-\u202e]/g, '');
+    for (const phrase of ['مرحبا بالعالم', 'هذه فقرة عربية قصيرة لاختبار الاتجاه', 'זוהי פסקה בעברית עם כמה מילים', 'שלום', 'السلام عليكم', 'English']) {
+      assert.ok(text.includes(phrase), `missing "${phrase}" in:\n${text}`);
+    }
+  });
+
+  it('should draw a visible box for a character no font has, keeping it in the text', async () => {
+    const result = await render('Before \u{10FFFD} after.');
+    assert.match(await pdftotext(result.pdf), /Before \u{10FFFD} after\./u);
+  });
+
+  it('should keep code exactly as typed, wrapping long lines with a mark that does not extract', async () => {
+    const code = '    indented = "two  spaces"\n' + 'x = ' + 'word '.repeat(40).trim();
+    const { pdf } = await render('```\n' + code + '\n```');
+    const text = await pdftotext(pdf);
+    // Layout mode places text by position: the indentation survives as spaces.
+    assert.match(await pdftotext(pdf, { layout: true }), /^ {4}indented = "two +spaces"$/m);
+    assert.doesNotMatch(text, /\u21aa/);
+    assert.equal(words(text).filter((word) => word === 'word').length, 40);
+  });
+});

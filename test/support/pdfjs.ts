@@ -1,0 +1,59 @@
+import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+  return getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+}
+
+export interface LinkAnnotation {
+  page: number;
+  url: string | null;
+  dest: string | null;
+  contents: string;
+}
+
+export async function links(bytes: Uint8Array): Promise<LinkAnnotation[]> {
+  const pdf = await openPdf(bytes);
+  const out: LinkAnnotation[] = [];
+  for (let page = 1; page <= pdf.numPages; page++) {
+    const annotations = await (await pdf.getPage(page)).getAnnotations();
+    for (const annotation of annotations) {
+      if (annotation.subtype !== 'Link') continue;
+      out.push({ page, url: annotation.url ?? null, dest: typeof annotation.dest === 'string' ? annotation.dest : null, contents: annotation.contentsObj?.str ?? '' });
+    }
+  }
+  await pdf.destroy();
+  return out;
+}
+
+export interface OutlineItem {
+  title: string;
+  dest: string | null;
+  children: OutlineItem[];
+}
+
+export async function outline(bytes: Uint8Array): Promise<OutlineItem[]> {
+  const pdf = await openPdf(bytes);
+  const items = (await pdf.getOutline()) ?? [];
+  const map = (list: typeof items): OutlineItem[] => list.map((item) => ({ title: item.title, dest: typeof item.dest === 'string' ? item.dest : null, children: map(item.items) }));
+  const result = map(items);
+  await pdf.destroy();
+  return result;
+}
+
+/** Page number (1-based) a named destination points at. */
+export async function destinationPage(bytes: Uint8Array, name: string): Promise<number | null> {
+  const pdf = await openPdf(bytes);
+  const dest = await pdf.getDestination(name);
+  const page = dest ? (await pdf.getPageIndex(dest[0])) + 1 : null;
+  await pdf.destroy();
+  return page;
+}
+
+/** Text items of one page in content order, as pdf.js reads them (it ignores ActualText). */
+export async function pageTextItems(bytes: Uint8Array, page: number): Promise<string[]> {
+  const pdf = await openPdf(bytes);
+  const content = await (await pdf.getPage(page)).getTextContent();
+  const strings = content.items.map((item) => ('str' in item ? item.str : ''));
+  await pdf.destroy();
+  return strings;
+}
