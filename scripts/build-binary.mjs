@@ -17,13 +17,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import * as esbuild from 'esbuild';
+import { bundleQuire } from './bundle.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { dist: { type: 'string', default: 'dist' }, out: { type: 'string', default: 'build/quire' } } });
@@ -31,8 +30,6 @@ const DIST = path.resolve(REPO, values.dist);
 const OUT = path.resolve(REPO, values.out);
 const WORK = path.join(path.dirname(OUT), 'sea-work');
 const STAGE = path.join(WORK, 'stage');
-/** The bundle keeps dist's layout under this name, whatever the build folder was called. */
-const STAGED_DIST = 'dist';
 
 /**
  * Loaded from files at run time: native addons, packages resolved by createRequire or template
@@ -51,7 +48,6 @@ const RUNTIME_PACKAGES = {
   'highlight.js': null,
   'mdn-data': null,
 };
-const NATIVE_EXTERNALS = ['better-sqlite3', '@resvg/resvg-js'];
 
 const ENTRIES = ['src/cli/main', 'src/workers/render-worker', 'src/seal/credential/credential-worker', 'engine/index'];
 
@@ -59,30 +55,13 @@ rmSync(WORK, { recursive: true, force: true });
 mkdirSync(STAGE, { recursive: true });
 
 // 1. The bundle.
-const dataDirs = new Set(); // modules of packages that read files beside themselves
-const result = await esbuild.build({
-  absWorkingDir: REPO,
-  entryPoints: Object.fromEntries(ENTRIES.map((entry) => [`${STAGED_DIST}/${entry}`, path.join(DIST, `${entry}.js`)])),
-  outdir: STAGE,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  chunkNames: `${STAGED_DIST}/chunks/[name]-[hash]`,
-  external: NATIVE_EXTERNALS,
-  // Bundled CommonJS calls `require`; every output file provides one before its code runs.
-  banner: { js: "import { createRequire as __quireCreateRequire } from 'node:module'; globalThis.require ??= __quireCreateRequire(import.meta.url);" },
-  logLevel: 'warning',
-  metafile: true,
-  plugins: [keepOwnLocation(dataDirs), namedExportsOfCommonJs()],
-});
+const { result, dataFiles } = await bundleQuire({ repo: REPO, dist: DIST, outdir: STAGE, entries: ENTRIES });
 
 // 2. What is read from files at run time.
 writeFileSync(path.join(STAGE, 'package.json'), JSON.stringify({ type: 'module', private: true }));
 writeFileSync(path.join(STAGE, 'launch.cjs'), "import(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'dist/src/cli/main.js')).href);\n");
 cpSync(path.join(REPO, 'fonts'), path.join(STAGE, 'fonts'), { recursive: true });
-for (const name of new Set([...dataDirs].map(packageRoot))) RUNTIME_PACKAGES[name] ??= null;
+for (const name of new Set([...dataFiles].map(packageRoot))) RUNTIME_PACKAGES[name] ??= null;
 process.stdout.write(`packages carried as files: ${Object.keys(RUNTIME_PACKAGES).join(', ')}\n`);
 for (const [name, parts] of Object.entries(RUNTIME_PACKAGES)) {
   const from = path.join(REPO, 'node_modules', name);
@@ -140,80 +119,6 @@ process.stdout.write(
   `${path.relative(REPO, OUT)}: ${mb(statSync(OUT).size)} (Node ${process.version} ${mb(statSync(process.execPath).size)}; ` +
     `${files.length} files, ${mb(offset)} unpacked: bundle ${mb(bundled)}; packed ${mb(archive.byteLength)}) id ${id}\n`,
 );
-
-/**
- * Rewrites `import.meta.url`, `__dirname` and `__filename` to where the module will be under the
- * extracted folder (QUIRE_BUNDLE_URL, set by sea-main.cjs), so relative file lookups keep working
- * once every module shares one bundle file. Packages whose modules look up files beside
- * themselves are noted, to carry their data files.
- */
-function keepOwnLocation(dataDirs) {
-  return {
-    name: 'keep-own-location',
-    setup(build) {
-      build.onLoad({ filter: /\.(?:js|cjs|mjs)$/ }, (args) => {
-        const source = readFileSync(args.path, 'utf8');
-        const usesUrl = source.includes('import.meta.url');
-        const usesDir = /\b__(?:dirname|filename)\b/.test(source) && !/\b(?:const|let|var)\s+__(?:dirname|filename)\b/.test(source);
-        if (!usesUrl && !usesDir) return undefined;
-        const staged = stagedPath(args.path);
-        const url = `new URL(${JSON.stringify(staged)}, process.env.QUIRE_BUNDLE_URL).href`;
-        let contents = usesUrl ? source.replaceAll('import.meta.url', url) : source;
-        if (usesDir) {
-          const file = `decodeURIComponent(new URL(${JSON.stringify(staged)}, process.env.QUIRE_BUNDLE_URL).pathname)`;
-          contents = `var __filename = ${file}, __dirname = ${file}.replace(/\\/[^/]*$/, '');\n${contents}`;
-        }
-        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) dataDirs.add(args.path);
-        return { contents, loader: 'js', resolveDir: path.dirname(args.path) };
-      });
-    },
-  };
-}
-
-/**
- * `await import('cjs-package')` gives Node the module's named exports; esbuild's chunk for it
- * exports only `default`. Such imports go through a module re-exporting the names the package
- * really exports (read by loading it here, at build time).
- */
-function namedExportsOfCommonJs() {
-  const load = createRequire(import.meta.url);
-  return {
-    name: 'named-exports-of-commonjs',
-    setup(build) {
-      build.onResolve({ filter: /^[^./]/ }, async (args) => {
-        if (args.kind !== 'dynamic-import' || NATIVE_EXTERNALS.includes(args.path)) return undefined;
-        const resolved = await build.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir });
-        if (resolved.errors.length > 0 || !isCommonJs(resolved.path)) return undefined;
-        return { path: resolved.path, namespace: 'commonjs-named' };
-      });
-      build.onLoad({ filter: /.*/, namespace: 'commonjs-named' }, (args) => {
-        const names = Object.keys(load(args.path)).filter((name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name));
-        const module = JSON.stringify(args.path);
-        return {
-          contents: `const module = require(${module});\nexport default module;\nexport const { ${names.join(', ')} } = module;\n`,
-          resolveDir: path.dirname(args.path),
-        };
-      });
-    },
-  };
-}
-
-function isCommonJs(file) {
-  if (file.endsWith('.cjs')) return true;
-  if (!file.endsWith('.js')) return false;
-  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const manifest = path.join(dir, 'package.json');
-    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).type !== 'module';
-  }
-  return true;
-}
-
-/** A module's path inside the stage: dist's files under `dist/`, packages under `node_modules/`. */
-function stagedPath(file) {
-  const relative = path.relative(DIST, file);
-  if (!relative.startsWith('..')) return `${STAGED_DIST}/${relative.split(path.sep).join('/')}`;
-  return path.relative(REPO, file).split(path.sep).join('/');
-}
 
 /** The package a file belongs to, as a folder under node_modules. */
 function packageRoot(file) {

@@ -171,4 +171,12 @@ describe('flowchart links written without spaces', () => {
       assert.doesNotMatch(text, /--/, statement);
     }
   });
+
+  it('should read statements after the header on its own line (graph TD; A-->B)', async () => {
+    const { render } = await import('../../engine/index.js');
+    const { pdftotext } = await import('../support/pdf-tools.js');
+    const text = await pdftotext((await render('```mermaid\ngraph TD; A-->B; B-->C\n```')).pdf);
+    for (const word of ['A', 'B', 'C']) assert.match(text, new RegExp(`(^|\\s)${word}(\\s|$)`, 'm'), word);
+    assert.doesNotMatch(text, /--/);
+  });
 });

@@ -68,7 +68,8 @@ function statements(source: MermaidSource): string[] {
     if (!/^(TD|TB|LR|RL|BT)$/i.test(written)) throw new MermaidSyntaxError('a flowchart runs TD, TB, LR, RL or BT', `${source.keyword} ${written}`);
     header[0] = `${source.keyword} ${written}`;
   }
-  const body = graph ? source.lines.flatMap(splitOutsideQuotes) : source.lines;
+  // Statements may follow the header on its line (`graph TD; A-->B`), and are read as the body's.
+  const body = [...header.splice(1), ...(graph ? source.lines.flatMap(splitOutsideQuotes) : source.lines)];
   return [...header, ...(keyword === 'graph' || keyword === 'flowchart' ? body.map(spaceLinks) : body)];
 }
 

@@ -1,0 +1,111 @@
+/**
+ * The esbuild bundle of Quire's compiled JavaScript, shared by the npm CLI bundle
+ * (bundle-cli.mjs) and the single executable (build-binary.mjs).
+ *
+ * Every module keeps its own location: `import.meta.url`, `__dirname` and `__filename` are
+ * rewritten to where the module's file sits under a root named at run time by QUIRE_BUNDLE_URL —
+ * dist's files under `dist/`, packages under `node_modules/` — so lookups of fonts and data files
+ * beside a module keep working once many modules share one bundle file.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+
+/** Native addons stay outside the bundle and are loaded from node_modules. */
+export const NATIVE_EXTERNALS = ['better-sqlite3', '@resvg/resvg-js'];
+
+/**
+ * Bundles `entries` (paths under `dist` without `.js`) into `outdir`, each at `dist/<entry>.js`,
+ * split into shared chunks so modules loaded on demand (MathJax, diagrams) stay on demand.
+ * Returns the esbuild result and the modules of packages that read files beside themselves.
+ */
+export async function bundleQuire({ repo, dist, outdir, entries }) {
+  const dataFiles = new Set();
+  const result = await esbuild.build({
+    absWorkingDir: repo,
+    entryPoints: Object.fromEntries(entries.map((entry) => [`dist/${entry}`, path.join(dist, `${entry}.js`)])),
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    chunkNames: 'dist/chunks/[name]-[hash]',
+    external: NATIVE_EXTERNALS,
+    // Bundled CommonJS calls `require`; every output file provides one before its code runs.
+    banner: { js: "import { createRequire as __quireCreateRequire } from 'node:module'; globalThis.require ??= __quireCreateRequire(import.meta.url);" },
+    logLevel: 'warning',
+    metafile: true,
+    plugins: [keepOwnLocation({ repo, dist, dataFiles }), namedExportsOfCommonJs()],
+  });
+  return { result, dataFiles };
+}
+
+function keepOwnLocation({ repo, dist, dataFiles }) {
+  return {
+    name: 'keep-own-location',
+    setup(build) {
+      build.onLoad({ filter: /\.(?:js|cjs|mjs)$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const usesUrl = source.includes('import.meta.url');
+        const usesDir = /\b__(?:dirname|filename)\b/.test(source) && !/\b(?:const|let|var)\s+__(?:dirname|filename)\b/.test(source);
+        if (!usesUrl && !usesDir) return undefined;
+        const place = JSON.stringify(rootedPath(args.path, { repo, dist }));
+        const url = `new URL(${place}, process.env.QUIRE_BUNDLE_URL).href`;
+        let contents = usesUrl ? source.replaceAll('import.meta.url', url) : source;
+        if (usesDir) {
+          const file = `decodeURIComponent(new URL(${place}, process.env.QUIRE_BUNDLE_URL).pathname)`;
+          contents = `var __filename = ${file}, __dirname = ${file}.replace(/\\/[^/]*$/, '');\n${contents}`;
+        }
+        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) dataFiles.add(args.path);
+        return { contents, loader: 'js', resolveDir: path.dirname(args.path) };
+      });
+    },
+  };
+}
+
+/** A module's path under the run-time root: dist's files under `dist/`, packages under `node_modules/`. */
+function rootedPath(file, { repo, dist }) {
+  const relative = path.relative(dist, file);
+  if (!relative.startsWith('..')) return `dist/${relative.split(path.sep).join('/')}`;
+  return path.relative(repo, file).split(path.sep).join('/');
+}
+
+/**
+ * `await import('cjs-package')` gives Node the module's named exports; esbuild's chunk for it
+ * exports only `default`. Such imports go through a module re-exporting the names the package
+ * really exports (read by loading it here, at build time).
+ */
+function namedExportsOfCommonJs() {
+  const load = createRequire(import.meta.url);
+  return {
+    name: 'named-exports-of-commonjs',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || NATIVE_EXTERNALS.includes(args.path)) return undefined;
+        const resolved = await build.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir });
+        if (resolved.errors.length > 0 || !isCommonJs(resolved.path)) return undefined;
+        return { path: resolved.path, namespace: 'commonjs-named' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'commonjs-named' }, (args) => {
+        const names = Object.keys(load(args.path)).filter((name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name));
+        const module = JSON.stringify(args.path);
+        return {
+          contents: `const module = require(${module});\nexport default module;\nexport const { ${names.join(', ')} } = module;\n`,
+          resolveDir: path.dirname(args.path),
+        };
+      });
+    },
+  };
+}
+
+function isCommonJs(file) {
+  if (file.endsWith('.cjs')) return true;
+  if (!file.endsWith('.js')) return false;
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).type !== 'module';
+  }
+  return true;
+}
