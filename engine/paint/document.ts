@@ -9,6 +9,7 @@ import { hexTextString } from './pdf-values.js';
 import { lineOps, paintOps, rectOps } from './shapes.js';
 import { StructureWriter } from './structure.js';
 import { explicitCurves } from './explicit-curves.js';
+import { subsetTrueType } from './truetype-subset.js';
 
 export interface PaintSettings {
   signal: AbortSignal | undefined;
@@ -209,6 +210,7 @@ class ItemPainter {
     if (!font) {
       this.doc.font(fontLibrary.known(key).font as unknown as string, key);
       font = this.pdf._font;
+      useOwnTrueTypeSubset(font);
       this.fonts.set(key, font);
     }
     return font;
@@ -222,4 +224,15 @@ class ItemPainter {
     }
     return image;
   }
+}
+
+/** TrueType outlines are subset by copying their bytes (truetype-subset.ts); CFF fonts stay fontkit's. */
+function useOwnTrueTypeSubset(font: EmbeddedFontInternals): void {
+  const source = font.font;
+  if (!source.directory.tables.glyf || source._variationProcessor) return;
+  const subset = font.subset;
+  subset.encode = () => {
+    const bytes = subsetTrueType(source, subset.glyphs, (glyph) => subset.includeGlyph(glyph));
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  };
 }

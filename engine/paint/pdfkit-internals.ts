@@ -1,4 +1,5 @@
 import type PDFDocument from 'pdfkit';
+import type { TrueTypeSource } from './truetype-subset.js';
 
 /**
  * The parts of PDFKit 0.20 that Quire uses beyond its public API, named in one place:
@@ -13,8 +14,9 @@ export interface PdfRef {
 export interface EmbeddedFontInternals {
   id: string;
   scale: number;
-  font: { getGlyph(id: number): { advanceWidth: number } };
-  subset: { includeGlyph(id: number): number };
+  font: { getGlyph(id: number): { advanceWidth: number }; _variationProcessor: unknown } & TrueTypeSource;
+  /** fontkit's subset: `glyphs` are the old ids in the order of their new ones. */
+  subset: { glyphs: number[]; includeGlyph(id: number): number; encode(): Buffer };
   widths: number[];
   unicode: number[][];
   ref(): PdfRef;
