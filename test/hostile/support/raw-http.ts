@@ -2,7 +2,7 @@
  * HTTP/1.1 written byte for byte on a socket: hostile requests carry what `fetch` and
  * `http.request` refuse to send (control characters and invalid UTF-8 in headers, broken framing).
  */
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 
 export interface RawRequest {
   method?: string;
@@ -52,8 +52,28 @@ export function rawRequest(port: number, request: RawRequest, timeoutMs: number)
       }
     });
     // Written, not ended: a half-closed connection may be dropped by the server before it answers.
-    socket.write(bytes);
+    void writeUntilAnswered(socket, bytes, () => chunks.length > 0);
   });
+}
+
+const WRITE_CHUNK = 256 * 1024;
+
+/**
+ * Writes in pieces, as a client that watches for an early answer does: once the server has
+ * refused (413 before reading the body) nothing more is sent, so the answer is read rather than
+ * lost to a write into a connection the server is closing.
+ */
+async function writeUntilAnswered(socket: Socket, bytes: Buffer, answered: () => boolean): Promise<void> {
+  for (let at = 0; at < bytes.length && !answered() && !socket.destroyed; at += WRITE_CHUNK) {
+    if (socket.write(bytes.subarray(at, at + WRITE_CHUNK))) continue;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        socket.off('drain', done).off('close', done);
+        resolve();
+      };
+      socket.on('drain', done).on('close', done);
+    });
+  }
 }
 
 function parseResponse(data: Buffer): Omit<RawResponse, 'ms'> {
