@@ -37,9 +37,33 @@ export async function bundleQuire({ repo, dist, outdir, entries }) {
     banner: { js: "import { createRequire as __quireCreateRequire } from 'node:module'; globalThis.require ??= __quireCreateRequire(import.meta.url);" },
     logLevel: 'warning',
     metafile: true,
-    plugins: [keepOwnLocation({ repo, dist, dataFiles }), namedExportsOfCommonJs()],
+    plugins: [deferred(), keepOwnLocation({ repo, dist, dataFiles }), namedExportsOfCommonJs()],
   });
   return { result, dataFiles };
+}
+
+/**
+ * CommonJS modules that do heavy work when loaded but are rarely called: each is evaluated on its
+ * first call instead of at start-up. fontkit decodes WOFF2 with brotli, whose dictionary (122 KB,
+ * about 15 ms to build) is unpacked on load; Quire's fonts are never WOFF2.
+ */
+const DEFERRED_FUNCTIONS = ['brotli/decompress.js'];
+
+function deferred() {
+  return {
+    name: 'deferred-functions',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) => {
+        if (!DEFERRED_FUNCTIONS.includes(args.path) || args.namespace === 'deferred') return undefined;
+        return { path: args.path, namespace: 'deferred', pluginData: { resolveDir: args.resolveDir } };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => ({
+        contents: `module.exports = (...args) => require(${JSON.stringify(args.path)})(...args);\n`,
+        resolveDir: args.pluginData.resolveDir,
+        loader: 'js',
+      }));
+    },
+  };
 }
 
 function keepOwnLocation({ repo, dist, dataFiles }) {
