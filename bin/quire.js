@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `quire` command: runs the compiled CLI (built by `npm install` through the prepare script),
-// bundled into one file graph when the build made one (it starts several times faster).
+// bundled by esbuild when the build made the bundle (a cold start takes about a third less time).
 import { existsSync } from 'node:fs';
 
 const bundle = new URL('../dist/bundle/dist/src/cli/main.js', import.meta.url);
