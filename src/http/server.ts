@@ -1,6 +1,6 @@
 /** Runs the app on a port, and shuts it down gracefully: stop accepting, let renders finish or answer them. */
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { RenderPool } from '../workers/pool.js';
@@ -22,6 +22,13 @@ export async function startServer(app: Hono, pool: RenderPool, options: { port: 
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port: options.port, hostname: options.hostname }) as Server;
     server.on('clientError', answerMalformedRequest);
+    server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+      // `Expect: 100-continue` (curl sends it for bodies over 1 MB): the interim answer goes out
+      // only when the app starts reading the body, so a request refused without it (a declared
+      // length over the ceiling, a bad key) is answered before the client sends a byte of it.
+      request.once('resume', () => response.headersSent || response.writeContinue());
+      server.emit('request', request, response);
+    });
     server.once('error', reject);
     server.once('listening', () => {
       const { port } = server.address() as AddressInfo;

@@ -104,6 +104,21 @@ describe('HTTP basics', () => {
     assert.deepEqual(body.limit, { name: 'body_kb', value: 64, plan: null });
   });
 
+  it('should answer Expect: 100-continue over the ceiling 413 without asking for the body', async () => {
+    const exchange = await expectContinue(Number(new URL(service.url).port), account.key, 'x'.repeat(100 * 1024));
+    assert.equal(exchange.bodySent, false, 'the body was never asked for');
+    assert.match(exchange.first, /^HTTP\/1\.1 413 /);
+    assert.match(exchange.first, /"reason":"body_limit"/);
+  });
+
+  it('should send 100 Continue when it reads the body of an Expect: 100-continue request, then render it', async () => {
+    const exchange = await expectContinue(Number(new URL(service.url).port), account.key, '# Continued\n\nAfter the interim answer.');
+    assert.match(exchange.first, /^HTTP\/1\.1 100 Continue\r\n\r\n/);
+    assert.equal(exchange.bodySent, true);
+    assert.match(exchange.rest, /^HTTP\/1\.1 200 /m);
+    assert.match(exchange.rest, /%PDF-/);
+  });
+
   it('should cut off a streamed body without a declared length at the ceiling', async () => {
     const chunk = new Uint8Array(16 * 1024).fill(0x61);
     let sent = 0;
@@ -138,3 +153,33 @@ describe('HTTP basics', () => {
     }
   });
 });
+
+/**
+ * A client that sends `Expect: 100-continue` and waits, as curl does: the body goes only after
+ * `100 Continue`. `first` is the first answer received, `rest` what came after the body.
+ */
+function expectContinue(port: number, key: string, markdown: string): Promise<{ first: string; bodySent: boolean; rest: string }> {
+  const body = Buffer.from(markdown);
+  return new Promise((resolve, reject) => {
+    let first = '';
+    let rest = '';
+    let bodySent = false;
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(
+        `POST /v1/render HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/markdown\r\nConnection: close\r\n` +
+          `Authorization: Bearer ${key}\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
+      );
+    });
+    socket.on('data', (chunk: Buffer) => {
+      if (bodySent) rest += chunk.toString('latin1');
+      else first += chunk.toString('latin1');
+      if (!bodySent && /^HTTP\/1\.1 100 Continue\r\n\r\n/.test(first)) {
+        bodySent = true;
+        rest = first.slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
+        socket.write(body);
+      }
+    });
+    socket.on('end', () => resolve({ first, bodySent, rest }));
+    socket.on('error', reject);
+  });
+}

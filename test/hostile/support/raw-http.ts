@@ -20,39 +20,64 @@ export interface RawResponse {
   ms: number;
 }
 
+/** Bodies past this are sent as curl sends them: `Expect: 100-continue`, then the body once asked. */
+const EXPECT_CONTINUE_BYTES = 1024 * 1024;
+/** How long a client waits for `100 Continue` before sending the body anyway (curl: 1 s). */
+const CONTINUE_WAIT_MS = 1_000;
+const INTERIM = /^HTTP\/1\.[01] 1\d\d[^\r]*\r\n(?:[^\r]+\r\n)*\r\n/;
+
 export function rawRequest(port: number, request: RawRequest, timeoutMs: number): Promise<RawResponse> {
   const body = request.body ?? Buffer.alloc(0);
   const lines = (request.headers ?? []).map((line) => (typeof line === 'string' ? Buffer.from(line, 'latin1') : line));
   const has = (name: string) => lines.some((line) => line.toString('latin1').toLowerCase().startsWith(`${name}:`));
+  const expectContinue = body.length > EXPECT_CONTINUE_BYTES && !has('expect');
   const head = [
     Buffer.from(`${request.method ?? 'POST'} ${request.path ?? '/v1/render'} HTTP/1.1`, 'latin1'),
     ...(has('host') ? [] : [Buffer.from('Host: 127.0.0.1')]),
     ...(has('connection') ? [] : [Buffer.from('Connection: close')]),
     ...(has('content-length') || has('transfer-encoding') ? [] : [Buffer.from(`Content-Length: ${body.length}`)]),
+    ...(expectContinue ? [Buffer.from('Expect: 100-continue')] : []),
     ...lines,
   ];
-  const bytes = Buffer.concat([...head.flatMap((line) => [line, Buffer.from('\r\n')]), Buffer.from('\r\n'), body]);
+  const headBytes = Buffer.concat([...head.flatMap((line) => [line, Buffer.from('\r\n')]), Buffer.from('\r\n')]);
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const chunks: Buffer[] = [];
+    let received = Buffer.alloc(0);
+    /** The final answer has begun (interim 1xx answers are dropped as they come). */
+    const answered = () => received.length > 0;
+    let interim: () => void = () => undefined;
     const socket = connect(port, '127.0.0.1');
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no complete answer within ${timeoutMs} ms`)));
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const continued = INTERIM.exec(received.toString('latin1'));
+      if (continued) {
+        received = received.subarray(continued[0].length);
+        interim();
+      }
+    });
     // The server may answer and close before it has read the whole body (413 before reading).
     socket.on('error', (error: NodeJS.ErrnoException) => {
-      if ((error.code === 'EPIPE' || error.code === 'ECONNRESET') && chunks.length > 0) return;
+      if ((error.code === 'EPIPE' || error.code === 'ECONNRESET') && answered()) return;
       reject(error);
     });
     socket.on('close', () => {
-      if (chunks.length === 0) return reject(new Error('the connection closed without an answer'));
+      if (!answered()) return reject(new Error('the connection closed without an answer'));
       try {
-        resolve({ ...parseResponse(Buffer.concat(chunks)), ms: performance.now() - started });
+        resolve({ ...parseResponse(received), ms: performance.now() - started });
       } catch (error) {
         reject(error);
       }
     });
+    socket.write(headBytes);
+    const asked = expectContinue
+      ? new Promise<void>((resume) => {
+          interim = resume;
+          setTimeout(resume, CONTINUE_WAIT_MS).unref();
+        })
+      : Promise.resolve();
     // Written, not ended: a half-closed connection may be dropped by the server before it answers.
-    void writeUntilAnswered(socket, bytes, () => chunks.length > 0);
+    void asked.then(() => writeUntilAnswered(socket, body, answered));
   });
 }
 
