@@ -37,7 +37,7 @@ export async function bundleQuire({ repo, dist, outdir, entries }) {
     banner: { js: "import { createRequire as __quireCreateRequire } from 'node:module'; globalThis.require ??= __quireCreateRequire(import.meta.url);" },
     logLevel: 'warning',
     metafile: true,
-    plugins: [deferred(), keepOwnLocation({ repo, dist, dataFiles }), namedExportsOfCommonJs()],
+    plugins: [deferred(), lazyTries(), keepOwnLocation({ repo, dist, dataFiles }), namedExportsOfCommonJs()],
   });
   return { result, dataFiles };
 }
@@ -62,6 +62,33 @@ function deferred() {
         resolveDir: args.pluginData.resolveDir,
         loader: 'js',
       }));
+    },
+  };
+}
+
+/**
+ * Unicode tables that fontkit's own shapers and unicode-properties unpack at import (about 25 ms
+ * of every start) though Quire shapes with HarfBuzz: each is unpacked on its first lookup instead.
+ * Only tables read through `.get()` alone are rewritten; anything else stops the build.
+ */
+const LAZY_TRIE_MODULES = /node_modules[\\/](?:fontkit|unicode-properties)[\\/]dist[\\/]module\.mjs$/;
+const TRIE = /^const (\$[\w$]+\$var\$trie) = (new \(0, \$[\w$]+\)\(.*\));$/gm;
+
+function lazyTries() {
+  return {
+    name: 'lazy-tries',
+    setup(build) {
+      build.onLoad({ filter: LAZY_TRIE_MODULES }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const contents = source.replace(TRIE, (_, name, construction) => {
+          const uses = source.split(name).length - 2; // less the declaration
+          const lookups = source.split(`${name}.get(`).length - 1;
+          if (uses !== lookups) throw new Error(`${args.path}: ${name} is used other than through .get()`);
+          return `let ${name}Built;\nconst ${name} = { get: (codePoint) => (${name}Built ??= ${construction}).get(codePoint) };`;
+        });
+        if (contents === source) throw new Error(`${args.path}: no Unicode table found to defer (has the package changed?)`);
+        return { contents, loader: 'js', resolveDir: path.dirname(args.path) };
+      });
     },
   };
 }
