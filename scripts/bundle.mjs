@@ -13,7 +13,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 
 /** Native addons stay outside the bundle and are loaded from node_modules. */
-export const NATIVE_EXTERNALS = ['better-sqlite3', '@resvg/resvg-js'];
+const NATIVE_EXTERNALS = ['better-sqlite3', '@resvg/resvg-js'];
 
 /**
  * Bundles `entries` (paths under `dist` without `.js`) into `outdir`, each at `dist/<entry>.js`,
@@ -47,14 +47,15 @@ export async function bundleQuire({ repo, dist, outdir, entries }) {
  * first call instead of at start-up. fontkit decodes WOFF2 with brotli, whose dictionary (122 KB,
  * about 15 ms to build) is unpacked on load; Quire's fonts are never WOFF2.
  */
-const DEFERRED_FUNCTIONS = ['brotli/decompress.js'];
+const DEFERRED_FUNCTIONS = /^brotli\/decompress\.js$/;
 
 function deferred() {
   return {
     name: 'deferred-functions',
     setup(build) {
-      build.onResolve({ filter: /.*/ }, (args) => {
-        if (!DEFERRED_FUNCTIONS.includes(args.path) || args.namespace === 'deferred') return undefined;
+      build.onResolve({ filter: DEFERRED_FUNCTIONS }, (args) => {
+        // The stand-in's own require reaches the real module.
+        if (args.namespace === 'deferred') return undefined;
         return { path: args.path, namespace: 'deferred', pluginData: { resolveDir: args.resolveDir } };
       });
       build.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => ({

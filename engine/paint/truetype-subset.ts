@@ -27,7 +27,7 @@ export function subsetTrueType(source: TrueTypeSource, glyphs: number[], include
   const head = required(table('head'), 'head');
   const hhea = required(table('hhea'), 'hhea');
   const glyf = required(table('glyf'), 'glyf');
-  const offsets = glyphOffsets(required(table('loca'), 'loca'), view(head).getInt16(50));
+  const outlineOf = glyphOutlines(glyf, required(table('loca'), 'loca'), view(head).getInt16(50));
   const metrics = horizontalMetrics(required(table('hmtx'), 'hmtx'), view(hhea).getUint16(34));
 
   const outlines: Uint8Array[] = [];
@@ -36,8 +36,7 @@ export function subsetTrueType(source: TrueTypeSource, glyphs: number[], include
   // The list grows while it is walked: components join it as their composites are copied.
   for (let index = 0; index < glyphs.length; index++) {
     const glyph = glyphs[index]!;
-    // A glyph id past the font's count (a broken font or shaper) gets an empty outline.
-    let outline: Uint8Array = glyph + 1 < offsets.length ? glyf.subarray(offsets[glyph]!, Math.max(offsets[glyph]!, offsets[glyph + 1]!)) : new Uint8Array(0);
+    let outline = outlineOf(glyph);
     if (outline.length >= 10 && view(outline).getInt16(0) < 0) outline = renumberComponents(outline, include);
     outlines.push(outline, new Uint8Array(padding(outline.length)));
     loca.push(loca.at(-1)! + outline.length + padding(outline.length));
@@ -81,13 +80,19 @@ function padding(length: number): number {
   return (4 - (length % 4)) % 4;
 }
 
-/** Where each glyph's outline starts in glyf, and where the last ends. */
-function glyphOffsets(loca: Uint8Array, format: number): number[] {
+/**
+ * A glyph's outline in glyf, read through loca (short offsets count words, long ones bytes); a
+ * glyph id past the font's count (a broken font or shaper) gets an empty outline.
+ */
+function glyphOutlines(glyf: Uint8Array, loca: Uint8Array, format: number): (glyph: number) => Uint8Array {
   const data = view(loca);
-  const count = format === 0 ? loca.length / 2 : loca.length / 4;
-  const offsets = new Array<number>(count);
-  for (let i = 0; i < count; i++) offsets[i] = format === 0 ? data.getUint16(i * 2) * 2 : data.getUint32(i * 4);
-  return offsets;
+  const entry = format === 0 ? 2 : 4;
+  const offset = (i: number) => (format === 0 ? data.getUint16(i * 2) * 2 : data.getUint32(i * 4));
+  return (glyph) => {
+    if ((glyph + 2) * entry > loca.length) return new Uint8Array(0);
+    const start = offset(glyph);
+    return glyf.subarray(start, Math.max(start, offset(glyph + 1)));
+  };
 }
 
 /** A glyph's advance width and left side bearing; glyphs past the long metrics share the last advance. */

@@ -69,8 +69,9 @@ function statements(source: MermaidSource): string[] {
     header[0] = `${source.keyword} ${written}`;
   }
   // Statements may follow the header on its line (`graph TD; A-->B`), and are read as the body's.
-  const body = [...header.splice(1), ...(graph ? source.lines.flatMap(splitOutsideQuotes) : source.lines)];
-  return [...header, ...(keyword === 'graph' || keyword === 'flowchart' ? body.map(spaceLinks) : body)];
+  const [first, ...onHeaderLine] = header;
+  const body = [...onHeaderLine, ...(graph ? source.lines.flatMap(splitOutsideQuotes) : source.lines)];
+  return [first!, ...(keyword === 'graph' || keyword === 'flowchart' ? body.map(spaceLinks) : body)];
 }
 
 /** The links Mermaid allows between names without spaces. */

@@ -42,18 +42,25 @@ export function rawRequest(port: number, request: RawRequest, timeoutMs: number)
   const headBytes = Buffer.concat([...head.flatMap((line) => [line, Buffer.from('\r\n')]), Buffer.from('\r\n')]);
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    let received = Buffer.alloc(0);
-    /** The final answer has begun (interim 1xx answers are dropped as they come). */
-    const answered = () => received.length > 0;
+    const chunks: Buffer[] = [];
+    /** Bytes before the final answer's status line, searched for interim 1xx answers to drop. */
+    let before = Buffer.alloc(0);
+    /** The final answer has begun. */
+    const answered = () => chunks.length > 0;
     let interim: () => void = () => undefined;
     const socket = connect(port, '127.0.0.1');
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no complete answer within ${timeoutMs} ms`)));
     socket.on('data', (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk]);
-      const continued = INTERIM.exec(received.toString('latin1'));
-      if (continued) {
-        received = received.subarray(continued[0].length);
+      if (answered()) return void chunks.push(chunk);
+      before = Buffer.concat([before, chunk]);
+      for (let continued = INTERIM.exec(before.toString('latin1')); continued; continued = INTERIM.exec(before.toString('latin1'))) {
+        before = before.subarray(continued[0].length);
         interim();
+      }
+      // A final answer's head (or what cannot be an interim one) starts the answer proper.
+      if (before.length >= 12 && !/^HTTP\/1\.[01] 1/.test(before.toString('latin1', 0, 12))) {
+        chunks.push(before);
+        before = Buffer.alloc(0);
       }
     });
     // The server may answer and close before it has read the whole body (413 before reading).
@@ -62,9 +69,10 @@ export function rawRequest(port: number, request: RawRequest, timeoutMs: number)
       reject(error);
     });
     socket.on('close', () => {
+      if (before.length > 0) chunks.push(before);
       if (!answered()) return reject(new Error('the connection closed without an answer'));
       try {
-        resolve({ ...parseResponse(received), ms: performance.now() - started });
+        resolve({ ...parseResponse(Buffer.concat(chunks)), ms: performance.now() - started });
       } catch (error) {
         reject(error);
       }
