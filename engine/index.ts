@@ -11,6 +11,7 @@ import { layoutDocument } from './layout/document.js';
 import { paintDocument } from './paint/document.js';
 import { PhaseClock, type PhaseTimings } from './phase-clock.js';
 import { noLoader } from './resources/loader.js';
+import { harfBuzzReady } from './text/harfbuzz.js';
 import type { ResourceOutcome } from './resources/outcome.js';
 
 export interface RenderResult {
@@ -32,6 +33,7 @@ export async function render(markdown: string, options: RenderOptions = {}): Pro
   const bounds = resolveBounds(options.limits?.bounds);
   const signal = options.limits?.signal;
   if (markdown.length === 0) throw new EmptyDocumentError();
+  await harfBuzzReady;
 
   const source = parseMarkdown(markdown, features, bounds);
   clock.mark('setup');

@@ -2,16 +2,29 @@
 /**
  * Bundles the `quire` command into dist/bundle/ (run by `npm run build`): Node then reads a few
  * large files instead of resolving and loading hundreds of modules, which is most of a cold
- * `quire render`. bin/quire.js runs the bundle, with QUIRE_BUNDLE_URL naming this repository so
- * every bundled module finds its fonts and data files where they are; render workers still load
- * the unbundled modules of dist/.
+ * `quire render`. The files are CommonJS scripts, which bin/load-bundle.js compiles from V8's
+ * code cache; this script writes that cache by rendering a sample document with it. Render
+ * workers still load the unbundled modules of dist/.
  */
+import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleQuire } from './bundle.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(REPO, 'dist/bundle');
+/** What most documents are made of, and a formula and a diagram so those modules are cached too. */
+const SAMPLE = path.join(REPO, 'scripts/code-cache-sample.md');
+
 rmSync(OUT, { recursive: true, force: true });
-await bundleQuire({ repo: REPO, dist: path.join(REPO, 'dist'), outdir: OUT, entries: ['src/cli/main'] });
+await bundleQuire({ repo: REPO, dist: path.join(REPO, 'dist'), outdir: OUT, entries: ['src/cli/main'], commonJs: true });
+
+const pdf = path.join(tmpdir(), `quire-code-cache-${process.pid}.pdf`);
+try {
+  // What the render says goes to the build's output only if it fails.
+  execFileSync(process.execPath, [path.join(REPO, 'scripts/write-code-cache.mjs'), 'render', SAMPLE, '-o', pdf], { stdio: 'pipe' });
+} finally {
+  rmSync(pdf, { force: true });
+}

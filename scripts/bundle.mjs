@@ -7,7 +7,7 @@
  * dist's files under `dist/`, packages under `node_modules/` — so lookups of fonts and data files
  * beside a module keep working once many modules share one bundle file.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -19,8 +19,12 @@ const NATIVE_EXTERNALS = ['better-sqlite3', '@resvg/resvg-js'];
  * Bundles `entries` (paths under `dist` without `.js`) into `outdir`, each at `dist/<entry>.js`,
  * split into shared chunks so modules loaded on demand (MathJax, diagrams) stay on demand.
  * Returns the esbuild result and the modules of packages that read files beside themselves.
+ *
+ * `commonJs` turns every output file into a CommonJS script afterwards (imports of other chunks
+ * become `require` calls), for bin/load-bundle.js, which compiles scripts from V8's code cache;
+ * Node 20 has no such cache for ES modules.
  */
-export async function bundleQuire({ repo, dist, outdir, entries }) {
+export async function bundleQuire({ repo, dist, outdir, entries, commonJs = false }) {
   const dataFiles = new Set();
   const result = await esbuild.build({
     absWorkingDir: repo,
@@ -33,36 +37,58 @@ export async function bundleQuire({ repo, dist, outdir, entries }) {
     target: 'node20',
     chunkNames: 'dist/chunks/[name]-[hash]',
     external: NATIVE_EXTERNALS,
-    // Bundled CommonJS calls `require`; every output file provides one before its code runs.
-    banner: { js: "import { createRequire as __quireCreateRequire } from 'node:module'; globalThis.require ??= __quireCreateRequire(import.meta.url);" },
+    // Bundled CommonJS calls `require`; every ES module output file provides one before its code runs.
+    banner: commonJs ? {} : { js: "import { createRequire as __quireCreateRequire } from 'node:module'; globalThis.require ??= __quireCreateRequire(import.meta.url);" },
     logLevel: 'warning',
     metafile: true,
     plugins: [deferred(), lazyTries(), keepOwnLocation({ repo, dist, dataFiles }), namedExportsOfCommonJs()],
   });
+  if (commonJs) await toCommonJs(Object.keys(result.metafile.outputs).map((file) => path.resolve(repo, file)));
   return { result, dataFiles };
 }
 
+/** Rewrites ES module output files as CommonJS scripts, in place; an `import.meta` left (it would be empty) stops the build. */
+async function toCommonJs(files) {
+  for (const file of files) {
+    if (!file.endsWith('.js')) continue;
+    const converted = await esbuild.transform(readFileSync(file, 'utf8'), { format: 'cjs', platform: 'node', target: 'node20', sourcefile: file, supported: { 'dynamic-import': false } });
+    const lost = converted.warnings.filter((warning) => warning.id === 'empty-import-meta');
+    if (lost.length > 0) throw new Error(`${file}: ${lost.map((warning) => warning.text).join('; ')}`);
+    writeFileSync(file, converted.code);
+  }
+}
+
 /**
- * CommonJS modules that do heavy work when loaded but are rarely called: each is evaluated on its
- * first call instead of at start-up. fontkit decodes WOFF2 with brotli, whose dictionary (122 KB,
- * about 15 ms to build) is unpacked on load; Quire's fonts are never WOFF2.
+ * Modules that do heavy work when loaded but whose functions Quire rarely or never calls: each is
+ * evaluated on its first call instead of at start-up. The value names the functions a stand-in
+ * exports; null means the module itself is the function.
  */
-const DEFERRED_FUNCTIONS = /^brotli\/decompress\.js$/;
+const DEFERRED_FUNCTIONS = {
+  // fontkit decodes WOFF2 with brotli, whose dictionary (122 KB, about 15 ms to build) is
+  // unpacked on load; Quire's fonts are never WOFF2.
+  'brotli/decompress.js': null,
+  // PDFKit encrypts with AES, whose tables (about 10 ms) are built on load; Quire never encrypts.
+  '@noble/ciphers/aes': ['cbc', 'ecb'],
+};
 
 function deferred() {
+  const names = Object.keys(DEFERRED_FUNCTIONS).map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
   return {
     name: 'deferred-functions',
     setup(build) {
-      build.onResolve({ filter: DEFERRED_FUNCTIONS }, (args) => {
+      build.onResolve({ filter: new RegExp(`^(?:${names.join('|')})$`) }, (args) => {
         // The stand-in's own require reaches the real module.
         if (args.namespace === 'deferred') return undefined;
         return { path: args.path, namespace: 'deferred', pluginData: { resolveDir: args.resolveDir } };
       });
-      build.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => ({
-        contents: `module.exports = (...args) => require(${JSON.stringify(args.path)})(...args);\n`,
-        resolveDir: args.pluginData.resolveDir,
-        loader: 'js',
-      }));
+      build.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => {
+        const real = `require(${JSON.stringify(args.path)})`;
+        const functions = DEFERRED_FUNCTIONS[args.path];
+        const contents = functions === null
+          ? `module.exports = (...args) => ${real}(...args);\n`
+          : functions.map((name) => `export const ${name} = (...args) => ${real}.${name}(...args);\n`).join('');
+        return { contents, resolveDir: args.pluginData.resolveDir, loader: 'js' };
+      });
     },
   };
 }
@@ -94,15 +120,37 @@ function lazyTries() {
   };
 }
 
+/**
+ * harfbuzzjs starts its WebAssembly with a top-level await, which a CommonJS script cannot hold:
+ * in the bundle the start is exported as `ready` instead, which engine/text/harfbuzz.ts awaits
+ * before it shapes. Its Emscripten glue imports `module` with `await import()`, which would
+ * become a `require` of its own local variable of that name; it takes the built-in directly.
+ */
+const SOURCE_PATCHES = [
+  { file: /node_modules[\\/]harfbuzzjs[\\/]dist[\\/]index\.mjs$/, from: 'init(await createHarfBuzz());', to: 'export const ready = createHarfBuzz().then(init);' },
+  { file: /node_modules[\\/]harfbuzzjs[\\/]dist[\\/]harfbuzz\.js$/, from: 'await import("module")', to: 'process.getBuiltinModule("module")' },
+];
+
+/** The source of `file` with its patches applied; a patch that no longer applies stops the build. */
+function patchedSource(file) {
+  let source = readFileSync(file, 'utf8');
+  for (const patch of SOURCE_PATCHES.filter((candidate) => candidate.file.test(file))) {
+    if (!source.includes(patch.from)) throw new Error(`${file}: "${patch.from}" not found (has the package changed?)`);
+    source = source.replace(patch.from, patch.to);
+  }
+  return source;
+}
+
 function keepOwnLocation({ repo, dist, dataFiles }) {
   return {
     name: 'keep-own-location',
     setup(build) {
       build.onLoad({ filter: /\.(?:js|cjs|mjs)$/ }, (args) => {
-        const source = readFileSync(args.path, 'utf8');
+        const source = patchedSource(args.path);
+        const patched = SOURCE_PATCHES.some((patch) => patch.file.test(args.path));
         const usesUrl = source.includes('import.meta.url');
         const usesDir = /\b__(?:dirname|filename)\b/.test(source) && !/\b(?:const|let|var)\s+__(?:dirname|filename)\b/.test(source);
-        if (!usesUrl && !usesDir) return undefined;
+        if (!usesUrl && !usesDir) return patched ? { contents: source, loader: 'js', resolveDir: path.dirname(args.path) } : undefined;
         const place = JSON.stringify(rootedPath(args.path, { repo, dist }));
         const url = `new URL(${place}, process.env.QUIRE_BUNDLE_URL).href`;
         let contents = usesUrl ? source.replaceAll('import.meta.url', url) : source;

@@ -4,7 +4,7 @@ import type { FrameItem, LaidOutDocument, PathItem } from '../layout/frame.js';
 import { fontLibrary } from '../text/font-library.js';
 import { glyphRunOps } from './glyph-run.js';
 import { writeOutline } from './outline.js';
-import { internals, type DocumentInternals, type EmbeddedFontInternals } from './pdfkit-internals.js';
+import { internals, sortNameTreesByBytes, type DocumentInternals, type EmbeddedFontInternals } from './pdfkit-internals.js';
 import { hexTextString } from './pdf-values.js';
 import { lineOps, paintOps, rectOps } from './shapes.js';
 import { StructureWriter } from './structure.js';
@@ -75,6 +75,7 @@ export async function paintDocument(laid: LaidOutDocument, settings: PaintSettin
       modifiedDate: meta.date,
     });
   }
+  sortNameTreesByBytes(pdf);
   doc.end();
   await finished;
   return new Uint8Array(Buffer.concat(chunks));

@@ -1,6 +1,6 @@
 import type { Font } from 'fontkit';
 import type { Font as HbFont } from 'harfbuzzjs';
-import { features, hbFont, shapeText, type HbFeatures } from './harfbuzz.js';
+import { hbFont, HbFeatures, shapeText } from './harfbuzz.js';
 
 /** One glyph as shaped, in font units, with the characters it stands for (its cluster). */
 export interface ShapedGlyph {
@@ -23,8 +23,8 @@ export type FeatureSet = 'text' | 'code';
 
 /** OpenType features per kind of text (beyond HarfBuzz's defaults): code keeps every character as typed. */
 const FEATURES: Record<FeatureSet, HbFeatures> = {
-  text: features(['+kern', '+liga', '+clig']),
-  code: features(['-kern', '-liga', '-calt', '-clig']),
+  text: new HbFeatures(['+kern', '+liga', '+clig']),
+  code: new HbFeatures(['-kern', '-liga', '-calt', '-clig']),
 };
 
 /** Longest text whose shaping is kept, and the characters kept in all (each glyph ~100 bytes). */

@@ -4,18 +4,28 @@ import * as hb from 'harfbuzzjs';
  * HarfBuzz (WebAssembly) does the shaping: glyph for glyph what fontkit gives on Latin, Arabic,
  * Indic and the rest, and about ten times faster on a document's first pass through its words.
  * One buffer is reused for every call (shaping is synchronous).
+ *
+ * The package as published starts its WebAssembly while it is imported (a top-level await); the
+ * CommonJS bundle of the CLI cannot wait there, so it exports the start as `ready` instead
+ * (scripts/bundle.mjs). Nothing here touches HarfBuzz before `harfBuzzReady` has settled.
  */
-const buffer = new hb.Buffer();
+export const harfBuzzReady: Promise<void> = Promise.resolve((hb as { ready?: Promise<void> }).ready);
 
-export type HbFeatures = readonly hb.Feature[];
+let sharedBuffer: hb.Buffer | undefined;
 
-/** Features from `+liga`/`-kern` strings, parsed once. */
-export function features(list: readonly string[]): HbFeatures {
-  return list.map((text) => {
-    const feature = hb.Feature.fromString(text);
-    if (!feature) throw new Error(`bad OpenType feature "${text}"`);
-    return feature;
-  });
+/** OpenType features from `+liga`/`-kern` strings, parsed on first use. */
+export class HbFeatures {
+  private parsed: hb.Feature[] | undefined;
+
+  constructor(private readonly list: readonly string[]) {}
+
+  get features(): hb.Feature[] {
+    return (this.parsed ??= this.list.map((text) => {
+      const feature = hb.Feature.fromString(text);
+      if (!feature) throw new Error(`bad OpenType feature "${text}"`);
+      return feature;
+    }));
+  }
 }
 
 export interface HbGlyph {
@@ -32,12 +42,13 @@ export function hbFont(bytes: Uint8Array, index: number): hb.Font {
   return new hb.Font(new hb.Face(new hb.Blob(bytes), index));
 }
 
-export function shapeText(font: hb.Font, text: string, rtl: boolean, featureList: HbFeatures): HbGlyph[] {
+export function shapeText(font: hb.Font, text: string, rtl: boolean, featureSet: HbFeatures): HbGlyph[] {
+  const buffer = (sharedBuffer ??= new hb.Buffer());
   buffer.clearContents();
   buffer.addText(text);
   buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
   buffer.guessSegmentProperties();
-  hb.shape(font, buffer, featureList as hb.Feature[]);
+  hb.shape(font, buffer, featureSet.features);
   const infos = buffer.getGlyphInfos();
   const positions = buffer.getGlyphPositions();
   return infos.map((info, i) => {

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { render } from '../../engine/index.js';
 import { fixture } from '../support/fixtures.js';
+import { uncompressed } from '../support/pdf-content.js';
 import { attachments } from '../support/pdf-tools.js';
 import { destinationPage, links, outline } from '../support/pdfjs.js';
 
@@ -24,6 +25,15 @@ describe('links, outline and attachments', () => {
     const { pdf, pages } = await render(markdown);
     assert.ok(pages >= 3);
     assert.equal(await destinationPage(pdf, 'far-away'), pages);
+  });
+
+  it('should list named destinations in byte order, whatever the locale', async () => {
+    const { pdf } = await render('# Zebra\n\n# apple\n\n# Été\n\n# _under\n\n# Apple\n');
+    const text = await uncompressed(pdf);
+    const start = text.indexOf('/Names [\n');
+    const keys = [...text.slice(start, text.indexOf('>>', start)).matchAll(/^\s*(\(.*\)|<[0-9a-f]+>)$/gm)].map((match) => match[1]);
+    // ISO 32000-1 7.9.6: a UTF-16 key (after its byte order mark FE FF) sorts after every ASCII one.
+    assert.deepEqual(keys, ['(_under)', '(apple)', '(apple-1)', '(zebra)', '<feff00e9007400e9>']);
   });
 
   it('should build bookmarks from headings, nested by level', async () => {

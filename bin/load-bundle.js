@@ -1,0 +1,68 @@
+/**
+ * Runs the CommonJS bundle of the `quire` command (scripts/bundle-cli.mjs) with V8's code cache.
+ *
+ * Each bundle file is compiled as a script from the bytecode its `.v8cache` file holds, written
+ * by the build after a sample render: the functions a render calls are then neither parsed nor
+ * compiled again, which is most of what a cold `quire render` spent before its own work. V8
+ * refuses a cache made by another V8 or with other flags; the file is then compiled from source,
+ * as Node would.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
+
+/** Loaded bundle files by path, with the scripts they were compiled as. */
+const loaded = new Map();
+
+const REPOSITORY = new URL('../', import.meta.url);
+const CLI = new URL('dist/bundle/dist/src/cli/main.js', REPOSITORY);
+
+export function hasBundle() {
+  return existsSync(CLI);
+}
+
+/**
+ * Runs the bundled command. With `writeCache`, every bundle file loaded is written its code
+ * cache when the process exits, holding whatever it compiled by then.
+ */
+export function runBundle({ writeCache = false } = {}) {
+  // Bundled modules find their files under this root (see scripts/bundle.mjs).
+  process.env.QUIRE_BUNDLE_URL = REPOSITORY.href;
+  // A code cache serves only the V8 flags it was made with, and a render sets this flag
+  // (render-command.ts): set before anything is compiled, a cache written by one render is
+  // valid for the next.
+  if (process.argv[2] === 'render') v8.setFlagsFromString('--optimize-for-size');
+  if (writeCache) process.on('exit', writeCaches);
+  load(decodeURIComponent(CLI.pathname));
+}
+
+function load(file) {
+  const known = loaded.get(file);
+  if (known) return known.module.exports;
+  // esbuild writes bundles as ASCII, so latin1 reads them without decoding UTF-8.
+  const source = `${WRAPPER_START}${readFileSync(file, 'latin1')}\n})`;
+  const cacheFile = `${file}.v8cache`;
+  const script = new vm.Script(source, {
+    filename: file,
+    cachedData: existsSync(cacheFile) ? readFileSync(cacheFile) : undefined,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const module = { exports: {} };
+  loaded.set(file, { module, script });
+  script.runInThisContext()(module.exports, requireFrom(file), module, file, path.dirname(file));
+  return module.exports;
+}
+
+/** `require` for a bundle file: other bundle files through `load`, the rest through Node. */
+function requireFrom(file) {
+  const nodeRequire = createRequire(file);
+  return (specifier) => (specifier.startsWith('./') || specifier.startsWith('../') ? load(path.resolve(path.dirname(file), specifier)) : nodeRequire(specifier));
+}
+
+function writeCaches() {
+  for (const [file, { script }] of loaded) writeFileSync(`${file}.v8cache`, script.createCachedData());
+}
