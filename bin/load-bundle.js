@@ -26,8 +26,8 @@ export function hasBundle() {
 }
 
 /**
- * Runs the bundled command. With `writeCache`, every bundle file loaded is written its code
- * cache when the process exits, holding whatever it compiled by then.
+ * Runs the bundled command. With `writeCache`, every bundle file loaded that has no code cache
+ * yet is written one when the process exits, holding whatever it compiled by then.
  */
 export function runBundle({ writeCache = false } = {}) {
   // Bundled modules find their files under this root (see scripts/bundle.mjs).
@@ -64,5 +64,7 @@ function requireFrom(file) {
 }
 
 function writeCaches() {
-  for (const [file, { script }] of loaded) writeFileSync(`${file}.v8cache`, script.createCachedData());
+  for (const [file, { script }] of loaded) {
+    if (!existsSync(`${file}.v8cache`)) writeFileSync(`${file}.v8cache`, script.createCachedData());
+  }
 }
