@@ -65,6 +65,15 @@ export function benchPeers(): PeerFigures[] {
     });
 }
 
+/**
+ * How long Node.js itself takes to start and stop here (`node -e 0`): the floor under any
+ * Node CLI's cold time, Quire's and md-to-pdf's alike. NODE_EXTRA_CA_CERTS, when set, makes every
+ * Node process parse that certificate bundle at start.
+ */
+export function nodeStartMs(): number {
+  return timeRuns([process.execPath, '-e', '0']);
+}
+
 export function peersInstalled(): string[] {
   return PEERS.filter((peer) => peer.available()).map((peer) => peer.name);
 }

@@ -7,7 +7,7 @@
 import { benchEngine, type EngineFigures } from './engine-bench.js';
 import { benchService, type ServiceFigures } from './service.js';
 import { benchRich, type RichFigures } from './rich.js';
-import { benchPeers, peersInstalled, type PeerFigures } from './peers.js';
+import { benchPeers, nodeStartMs, peersInstalled, type PeerFigures } from './peers.js';
 
 const args = process.argv.slice(2);
 const onlyIndex = args.indexOf('--only');
@@ -41,6 +41,8 @@ function printEngine(figures: EngineFigures[]): void {
 function printPeers(figures: PeerFigures[]): void {
   const installed = peersInstalled();
   console.log(`peers installed: ${installed.length > 0 ? installed.join(', ') : 'none (see bench/README.md)'}; cold, process start to file written, median of 5`);
+  const certificates = process.env.NODE_EXTRA_CA_CERTS ? `, with NODE_EXTRA_CA_CERTS=${process.env.NODE_EXTRA_CA_CERTS}` : '';
+  console.log(`Node.js alone (node -e 0) starts and exits in ${nodeStartMs().toFixed(0)} ms here${certificates}`);
   const names = figures[0]?.peers.map((peer) => peer.name) ?? [];
   printTable(
     ['document', 'Quire ms', ...names.flatMap((name) => [`${name} ms`, 'ratio'])],

@@ -63,6 +63,10 @@ export interface KpBreak {
 export function breakLines(nodes: readonly KpNode[], settings: KpSettings): KpBreak[] | null {
   const sums = prefixSums(nodes);
   let active: Active[] = [{ position: 0, line: 0, fitness: 1, width: 0, stretch: 0, shrink: 0, demerits: 0, ratio: 0, previous: null }];
+  // Reused at every breakpoint (a paragraph has thousands): the best new break per fitness
+  // class, and the array the next active list is built in.
+  const best: (Active | null)[] = [null, null, null, null];
+  let survivors: Active[] = [];
 
   for (let b = 0; b < nodes.length; b++) {
     const node = nodes[b]!;
@@ -73,8 +77,8 @@ export function breakLines(nodes: readonly KpNode[], settings: KpSettings): KpBr
     const penalty = node.type === 'penalty' ? node.penalty : 0;
     const forced = penalty <= -INFINITE_PENALTY;
     const flagged = node.type === 'penalty' && node.flagged;
-    const best: (Active | null)[] = [null, null, null, null];
-    const survivors: Active[] = [];
+    best.fill(null);
+    survivors.length = 0;
     let overfull: Active | undefined;
 
     for (const a of active) {
@@ -109,17 +113,19 @@ export function breakLines(nodes: readonly KpNode[], settings: KpSettings): KpBr
       }
     }
 
-    active = survivors;
-    if (settings.allowOverfull && survivors.length === 0 && !best.some(Boolean) && overfull !== undefined) {
+    [active, survivors] = [survivors, active];
+    if (settings.allowOverfull && active.length === 0 && !best.some(Boolean) && overfull !== undefined) {
       best[0] = { position: b, line: overfull.line + 1, fitness: 0, width: 0, stretch: 0, shrink: 0, demerits: overfull.demerits + OVERFULL_DEMERITS, ratio: -1, previous: overfull };
     }
-    const after = sumsAfterBreak(nodes, sums, b);
-    for (const candidate of best) {
-      if (!candidate) continue;
-      candidate.width = after.width;
-      candidate.stretch = after.stretch;
-      candidate.shrink = after.shrink;
-      active.push(candidate);
+    if (best.some(Boolean)) {
+      const after = sumsAfterBreak(nodes, sums, b);
+      for (const candidate of best) {
+        if (!candidate) continue;
+        candidate.width = after.width;
+        candidate.stretch = after.stretch;
+        candidate.shrink = after.shrink;
+        active.push(candidate);
+      }
     }
     if (active.length === 0) return null;
   }

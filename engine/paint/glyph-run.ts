@@ -17,11 +17,12 @@ export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, ru
   if (run.invisible) ops.push('3 Tr');
 
   let pen = run.x;
-  let segment: string[] = [];
+  // The TJ array being written, without its brackets: glyph codes and position adjustments.
+  let segment = '';
   let needsMove = true;
   const flush = () => {
-    if (segment.length > 0) ops.push(`[${segment.join(' ')}] TJ`);
-    segment = [];
+    if (segment.length > 0) ops.push(`[${segment}] TJ`);
+    segment = '';
   };
   for (const glyph of run.glyphs) {
     if (run.perGlyphText) {
@@ -32,7 +33,7 @@ export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, ru
     const code = font.subset.includeGlyph(glyph.id);
     font.widths[code] ??= font.font.getGlyph(glyph.id).advanceWidth * font.scale;
     font.unicode[code] ??= [...glyph.chars].map((char) => char.codePointAt(0)!);
-    const hex = `<${code.toString(16).padStart(4, '0')}>`;
+    const hex = glyphCode(code);
     const declared = (font.widths[code]! * size) / 1000;
     const offset = glyph.dx !== 0 || glyph.dy !== 0;
     if (offset) {
@@ -45,9 +46,9 @@ export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, ru
         ops.push(`1 0 0 1 ${num(pen)} ${num(baselineY)} Tm`);
         needsMove = false;
       }
-      segment.push(hex);
+      segment += segment.length > 0 ? ` ${hex}` : hex;
       const adjust = ((declared - glyph.advance) * 1000) / size;
-      if (Math.abs(adjust) > 0.01) segment.push(num(adjust));
+      if (Math.abs(adjust) > 0.01) segment += ` ${num(adjust)}`;
     }
     pen += glyph.advance;
     if (run.perGlyphText) {
@@ -60,4 +61,11 @@ export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, ru
   if (run.actualText !== null) ops.push('EMC');
   ops.push('Q');
   return ops.join('\n');
+}
+
+/** Glyph codes as written in TJ arrays (`<002a>`), made once each: a document writes the same few hundred codes again and again. */
+const glyphCodes: string[] = [];
+
+function glyphCode(code: number): string {
+  return (glyphCodes[code] ??= `<${code.toString(16).padStart(4, '0')}>`);
 }

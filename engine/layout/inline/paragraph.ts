@@ -122,12 +122,15 @@ function toNodes(words: readonly Word[], width: number, justified: boolean): { n
   };
   for (const word of words) {
     word.pieces.forEach((piece, index) => {
-      fitToWidth(piece, width).forEach((part, k) => {
-        if (k > 0) push({ type: 'penalty', width: 0, penalty: EMERGENCY_PENALTY, flagged: false });
-        push({ type: 'box', width: part.width }, part);
-      });
-      const hyphen = word.hyphens.get(index);
-      if (hyphen && word.hyphenAfter.has(index)) push({ type: 'penalty', width: hyphen.width, penalty: HYPHEN_PENALTY, flagged: true }, null, hyphen);
+      if (piece.width <= width) push({ type: 'box', width: piece.width }, piece);
+      else {
+        fitToWidth(piece, width).forEach((part, k) => {
+          if (k > 0) push({ type: 'penalty', width: 0, penalty: EMERGENCY_PENALTY, flagged: false });
+          push({ type: 'box', width: part.width }, part);
+        });
+      }
+      const hyphen = word.hyphens?.get(index);
+      if (hyphen) push({ type: 'penalty', width: hyphen.width, penalty: HYPHEN_PENALTY, flagged: true }, null, hyphen);
     });
     if (word.space) {
       const space = word.space.piece.width;
@@ -147,7 +150,7 @@ function toNodes(words: readonly Word[], width: number, justified: boolean): { n
 
 /** Cuts a piece wider than the line into parts that fit, between glyphs (a last resort). */
 function fitToWidth(piece: Piece, width: number): Piece[] {
-  if (piece.width <= width || piece.kind !== 'text') return [piece];
+  if (piece.kind !== 'text') return [piece];
   const parts: Piece[] = [];
   let glyphs: typeof piece.glyphs = [];
   let used = 0;

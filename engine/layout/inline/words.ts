@@ -18,10 +18,8 @@ export type Piece =
 /** What may follow a word: a space (glue), a plain break opportunity, a forced break, or nothing. */
 export interface Word {
   pieces: Piece[];
-  /** Piece indices after which the word may be hyphenated. */
-  hyphenAfter: Set<number>;
-  /** The shaped hyphen to draw when breaking after a piece, by piece index. */
-  hyphens: Map<number, Piece>;
+  /** Where the word may be hyphenated: the shaped hyphen to draw after a piece, by piece index; null for none (most words). */
+  hyphens: Map<number, Piece> | null;
   space: { piece: Piece; level: number } | null;
   breakAfter: { penalty: number; forced: boolean } | null;
 }
@@ -61,7 +59,7 @@ export function shapeWords(flat: FlatText, settings: WordSettings): ParagraphWor
     const forcedBreak = segment.endsWith(FORCED_BREAK);
     const body = segment.replace(/[ \u2028]+$/, '');
     const bodyEnd = start + body.length;
-    const word: Word = { pieces: [], hyphenAfter: new Set(), hyphens: new Map(), space: null, breakAfter: null };
+    const word: Word = { pieces: [], hyphens: null, space: null, breakAfter: null };
     if (body.length > 0) itemize(text, start, bodyEnd, spanAt, bidi, settings, word);
     const spaceText = text.slice(bodyEnd, end).replace(FORCED_BREAK, '');
     if (spaceText.length > 0 && SPACE.test(spaceText)) {
@@ -143,9 +141,7 @@ function pushShaped(word: Word, face: Face, chunk: string, logical: string, styl
     const atClusterEnd = next !== undefined && next.chars.length > 0;
     if (atClusterEnd && cuts.has(consumed)) {
       word.pieces.push(slicePiece(whole, glyphStart, index + 1));
-      const pieceIndex = word.pieces.length - 1;
-      word.hyphenAfter.add(pieceIndex);
-      word.hyphens.set(pieceIndex, shapePiece(face, '-', style, level));
+      (word.hyphens ??= new Map()).set(word.pieces.length - 1, shapePiece(face, '-', style, level));
       glyphStart = index + 1;
     }
   });
