@@ -19,6 +19,7 @@ const WRAPPER_START = '(function (exports, require, module, __filename, __dirnam
 const loaded = new Map();
 
 const REPOSITORY = new URL('../', import.meta.url);
+const BUNDLE_DIR = decodeURIComponent(new URL('dist/bundle/', REPOSITORY).pathname);
 const CLI = new URL('dist/bundle/dist/src/cli/main.js', REPOSITORY);
 
 export function hasBundle() {
@@ -43,13 +44,11 @@ export function runBundle({ writeCache = false } = {}) {
 function load(file) {
   const known = loaded.get(file);
   if (known) return known.module.exports;
-  // esbuild writes bundles as ASCII, so latin1 reads them without decoding UTF-8.
-  const source = `${WRAPPER_START}${readFileSync(file, 'latin1')}\n})`;
+  const source = `${WRAPPER_START}${readFileSync(file, 'utf8')}\n})`;
   const cacheFile = `${file}.v8cache`;
   const script = new vm.Script(source, {
     filename: file,
     cachedData: existsSync(cacheFile) ? readFileSync(cacheFile) : undefined,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const module = { exports: {} };
   loaded.set(file, { module, script });
@@ -57,10 +56,13 @@ function load(file) {
   return module.exports;
 }
 
-/** `require` for a bundle file: other bundle files through `load`, the rest through Node. */
+/** `require` for a bundle file: the bundle's other scripts through `load`, anything else through Node. */
 function requireFrom(file) {
   const nodeRequire = createRequire(file);
-  return (specifier) => (specifier.startsWith('./') || specifier.startsWith('../') ? load(path.resolve(path.dirname(file), specifier)) : nodeRequire(specifier));
+  return (specifier) => {
+    const target = /^\.\.?\//.test(specifier) ? path.resolve(path.dirname(file), specifier) : null;
+    return target !== null && target.startsWith(BUNDLE_DIR) && target.endsWith('.js') ? load(target) : nodeRequire(specifier);
+  };
 }
 
 function writeCaches() {

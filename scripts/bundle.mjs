@@ -47,7 +47,10 @@ export async function bundleQuire({ repo, dist, outdir, entries, commonJs = fals
   return { result, dataFiles };
 }
 
-/** Rewrites ES module output files as CommonJS scripts, in place; an `import.meta` left (it would be empty) stops the build. */
+/**
+ * Rewrites ES module output files as CommonJS scripts, in place, with `import()` as `require`;
+ * an `import.meta` left (it would be empty) stops the build.
+ */
 async function toCommonJs(files) {
   for (const file of files) {
     if (!file.endsWith('.js')) continue;
