@@ -41,7 +41,7 @@ export async function bundleQuire({ repo, dist, outdir, entries, commonJs = fals
     banner: commonJs ? {} : { js: "import { createRequire as __quireCreateRequire } from 'node:module'; globalThis.require ??= __quireCreateRequire(import.meta.url);" },
     logLevel: 'warning',
     metafile: true,
-    plugins: [deferred(), lazyTries(), keepOwnLocation({ repo, dist, dataFiles }), namedExportsOfCommonJs()],
+    plugins: [deferred(), lazyTries(), rewriteSources({ repo, dist, dataFiles }), namedExportsOfCommonJs()],
   });
   if (commonJs) await toCommonJs(Object.keys(result.metafile.outputs).map((file) => path.resolve(repo, file)));
   return { result, dataFiles };
@@ -134,23 +134,28 @@ const SOURCE_PATCHES = [
   { file: /node_modules[\\/]harfbuzzjs[\\/]dist[\\/]harfbuzz\.js$/, from: 'await import("module")', to: 'process.getBuiltinModule("module")' },
 ];
 
-/** The source of `file` with its patches applied; a patch that no longer applies stops the build. */
+/** The source of `file` with its patches applied, and whether any applied; a patch that no longer applies stops the build. */
 function patchedSource(file) {
   let source = readFileSync(file, 'utf8');
-  for (const patch of SOURCE_PATCHES.filter((candidate) => candidate.file.test(file))) {
+  const patches = SOURCE_PATCHES.filter((candidate) => candidate.file.test(file));
+  for (const patch of patches) {
     if (!source.includes(patch.from)) throw new Error(`${file}: "${patch.from}" not found (has the package changed?)`);
     source = source.replace(patch.from, patch.to);
   }
-  return source;
+  return { source, patched: patches.length > 0 };
 }
 
-function keepOwnLocation({ repo, dist, dataFiles }) {
+/**
+ * Loads every module through its patches (above) and with its own location kept (see the top of
+ * this file): esbuild gives a file's contents to the first plugin that returns them, so both
+ * rewrites live in one.
+ */
+function rewriteSources({ repo, dist, dataFiles }) {
   return {
-    name: 'keep-own-location',
+    name: 'rewrite-sources',
     setup(build) {
       build.onLoad({ filter: /\.(?:js|cjs|mjs)$/ }, (args) => {
-        const source = patchedSource(args.path);
-        const patched = SOURCE_PATCHES.some((patch) => patch.file.test(args.path));
+        const { source, patched } = patchedSource(args.path);
         const usesUrl = source.includes('import.meta.url');
         const usesDir = /\b__(?:dirname|filename)\b/.test(source) && !/\b(?:const|let|var)\s+__(?:dirname|filename)\b/.test(source);
         if (!usesUrl && !usesDir) return patched ? { contents: source, loader: 'js', resolveDir: path.dirname(args.path) } : undefined;

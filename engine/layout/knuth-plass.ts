@@ -113,7 +113,9 @@ export function breakLines(nodes: readonly KpNode[], settings: KpSettings): KpBr
       }
     }
 
-    [active, survivors] = [survivors, active];
+    const previous = active;
+    active = survivors;
+    survivors = previous;
     if (settings.allowOverfull && active.length === 0 && !best.some(Boolean) && overfull !== undefined) {
       best[0] = { position: b, line: overfull.line + 1, fitness: 0, width: 0, stretch: 0, shrink: 0, demerits: overfull.demerits + OVERFULL_DEMERITS, ratio: -1, previous: overfull };
     }

@@ -65,16 +65,16 @@ interface NameTree {
   _compareKeys(a: string, b: string): number;
 }
 
+/**
+ * PDFKit writes an ASCII key as its bytes and any other as UTF-16BE after the byte order mark
+ * FE FF, so every ASCII key comes first, and within each kind the byte order is the order of
+ * UTF-16 code units, which is how JavaScript compares strings.
+ */
 function compareKeyBytes(a: string, b: string): number {
-  const left = keyBytes(a);
-  const right = keyBytes(b);
-  return left < right ? -1 : left > right ? 1 : 0;
+  const wideA = NOT_ASCII.test(a);
+  const wideB = NOT_ASCII.test(b);
+  if (wideA !== wideB) return wideA ? 1 : -1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** A key as PDFKit writes it, one character per byte: ASCII as is, anything else as UTF-16BE after a byte order mark. */
-function keyBytes(key: string): string {
-  if (!/[^\x00-\x7f]/.test(key)) return key;
-  let bytes = '\xfe\xff';
-  for (let i = 0; i < key.length; i++) bytes += String.fromCharCode(key.charCodeAt(i) >> 8, key.charCodeAt(i) & 0xff);
-  return bytes;
-}
+const NOT_ASCII = /[^\x00-\x7f]/;
