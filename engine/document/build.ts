@@ -218,7 +218,10 @@ function forEachNode(nodes: readonly Nodes[], visit: (node: Nodes) => void): voi
   while (stack.length > 0) {
     const node = stack.pop()!;
     visit(node);
-    if ('children' in node) stack.push(...[...(node.children as Nodes[])].reverse());
+    if (!('children' in node)) continue;
+    // One push per child: spreading a paragraph of 400,000 inlines would overflow the stack.
+    const children = node.children as Nodes[];
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
 }
 

@@ -3,6 +3,7 @@ import MarkdownIt, { type MarkdownIt as Parser } from 'markdown-it';
 import footnote from 'markdown-it-footnote';
 import type { Features, RendererBounds } from '../options.js';
 import { checkSourceDepth, checkTreeBounds } from './bounds.js';
+import { gfmAutolinks } from './gfm-autolinks.js';
 import { splitFrontMatter, type FrontMatter } from './front-matter.js';
 import { mathSyntax } from './math-syntax.js';
 import { applySmartTypography } from './smart-typography.js';
@@ -44,7 +45,7 @@ function createParser(features: Features): Parser {
   parser.enable(['table', 'strikethrough']);
   if (features.bare_autolinks) {
     parser.enable('linkify');
-    parser.linkify.set({ fuzzyEmail: true, fuzzyLink: false });
+    parser.use(gfmAutolinks);
   }
   if (!features.indented_code) parser.disable('code');
   parser.use(footnote);

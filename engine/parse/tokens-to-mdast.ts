@@ -82,7 +82,8 @@ export function tokensToMdast(tokens: Token[], options: { tasks: boolean }): Roo
         break;
       }
       case 'inline':
-        (top() as { children: PhrasingContent[] }).children.push(...inlineNodes(token.children ?? []));
+        // Not push(...nodes): a paragraph of a hundred thousand links would overflow the stack.
+        for (const node of inlineNodes(token.children ?? [])) (top() as { children: PhrasingContent[] }).children.push(node);
         break;
       case 'fence': {
         const lang = token.info.trim().split(/\s+/)[0] || null;
