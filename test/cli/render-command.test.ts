@@ -31,7 +31,7 @@ describe('quire render', () => {
     assert.equal(result.stdout.subarray(0, 5).toString('latin1'), '%PDF-');
   });
 
-  it('should run the bundled command, writing the bytes the unbundled one writes (Arabic, math, diagrams, images)', () => {
+  it('should run the bundled command, writing the bytes the unbundled one writes (Arabic, math, diagrams, images, emoji shortcodes)', () => {
     // The bundle defers some of its libraries' start-up work; the output must not notice.
     const unbundled = path.join(path.dirname(BIN), '../dist/src/cli/main.js');
     assert.ok(existsSync(path.join(path.dirname(BIN), '../dist/bundle/dist/src/cli/main.js')), 'npm run build made the bundle');
