@@ -33,9 +33,10 @@ export async function render(markdown: string, options: RenderOptions = {}): Pro
   const bounds = resolveBounds(options.limits?.bounds);
   const signal = options.limits?.signal;
   if (markdown.length === 0) throw new EmptyDocumentError();
-  await harfBuzzReady;
 
+  // Parsing needs no HarfBuzz, so in a fresh process it runs while HarfBuzz's WebAssembly compiles.
   const source = parseMarkdown(markdown, features, bounds);
+  await harfBuzzReady;
   clock.mark('setup');
 
   throwIfAborted(signal);
