@@ -41,21 +41,22 @@ function isUrlText(link: { url: string; children: Nodes[] }): boolean {
 }
 
 function transform(text: string, before: string): string {
-  const dashed = text.replace(/\.\.\./g, '\u2026').replace(/---/g, '\u2014').replace(/--/g, '\u2013');
+  const dashed = DOTS_OR_DASHES.test(text) ? text.replace(/\.\.\./g, '\u2026').replace(/---/g, '\u2014').replace(/--/g, '\u2013') : text;
+  // Only the quotes change: the text between them is copied in slices, not character by character.
   let out = '';
-  let previous = before;
-  for (let i = 0; i < dashed.length; i++) {
-    const char = dashed[i]!;
+  let copied = 0;
+  QUOTES.lastIndex = 0;
+  for (let match = QUOTES.exec(dashed); match; match = QUOTES.exec(dashed)) {
+    const i = match.index;
+    const previous = i > 0 ? dashed[i - 1]! : before;
     const next = dashed[i + 1] ?? ' ';
-    if (char === '"') {
-      out += OPENS_QUOTE_AFTER.test(previous) && !/\s/u.test(next) ? '\u201c' : '\u201d';
-    } else if (char === "'") {
-      const opens = OPENS_QUOTE_AFTER.test(previous) && !/\s/u.test(next) && !/\d/u.test(next);
-      out += opens ? '\u2018' : '\u2019';
-    } else {
-      out += char;
-    }
-    previous = char;
+    const opens = OPENS_QUOTE_AFTER.test(previous) && !/\s/u.test(next);
+    const quote = match[0] === '"' ? (opens ? '\u201c' : '\u201d') : opens && !/\d/u.test(next) ? '\u2018' : '\u2019';
+    out += dashed.slice(copied, i) + quote;
+    copied = i + 1;
   }
-  return out;
+  return copied === 0 ? dashed : out + dashed.slice(copied);
 }
+
+const DOTS_OR_DASHES = /\.\.\.|--/;
+const QUOTES = /["']/g;
