@@ -4,7 +4,7 @@ import type { FrameItem, LaidOutDocument, PathItem } from '../layout/frame.js';
 import { fontLibrary } from '../text/font-library.js';
 import { glyphRunOps } from './glyph-run.js';
 import { writeOutline } from './outline.js';
-import { internals, sortNameTreesByBytes, type DocumentInternals, type EmbeddedFontInternals } from './pdfkit-internals.js';
+import { collectBytes, internals, sortNameTreesByBytes, type DocumentInternals, type EmbeddedFontInternals } from './pdfkit-internals.js';
 import { hexTextString } from './pdf-values.js';
 import { lineOps, paintOps, rectOps } from './shapes.js';
 import { StructureWriter } from './structure.js';
@@ -46,14 +46,13 @@ export async function paintDocument(laid: LaidOutDocument, settings: PaintSettin
     },
   };
   const doc = new PDFDocument(options as PDFKit.PDFDocumentOptions);
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const chunks = collectBytes(doc);
+  const pdf = internals(doc);
   const finished = new Promise<void>((resolve, reject) => {
     doc.on('end', resolve);
     doc.on('error', reject);
   });
 
-  const pdf = internals(doc);
   const structure = laid.structure ? new StructureWriter(pdf, laid.structure) : null;
   const painter = new ItemPainter(doc, pdf, structure);
   for (const page of laid.pages) {

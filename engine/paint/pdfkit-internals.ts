@@ -3,8 +3,8 @@ import type { TrueTypeSource } from './truetype-subset.js';
 
 /**
  * The parts of PDFKit 0.20 that Quire uses beyond its public API, named in one place:
- * the embedded-font subset and ToUnicode tables, page resources, the structure parent tree and
- * the order of name trees.
+ * the embedded-font subset and ToUnicode tables, page resources, the structure parent tree, the
+ * order of name trees and the writing of the file's bytes.
  * Tests in test/engine/paint cover each so an upgrade that moves them fails loudly.
  */
 export interface PdfRef {
@@ -34,6 +34,9 @@ export interface PageInternals {
 
 export interface DocumentInternals {
   page: PageInternals;
+  /** Appends bytes (a string: its characters as bytes, then a newline) and counts them in `_offset`. */
+  _write(data: string | Uint8Array): void;
+  _offset: number;
   _font: EmbeddedFontInternals;
   _root: PdfRef;
   ref(data?: Record<string, unknown>): PdfRef;
@@ -46,6 +49,27 @@ export interface DocumentInternals {
 
 export function internals(doc: PDFKit.PDFDocument | InstanceType<typeof PDFDocument>): DocumentInternals {
   return doc as unknown as DocumentInternals;
+}
+
+/**
+ * The file's bytes, collected as PDFKit writes them. PDFKit pushes each object's few pieces
+ * through its Readable stream one by one, converting strings a character at a time: about a
+ * tenth of a one-page render, for bytes that are only gathered into one buffer at the end.
+ * Call right after construction: what the constructor wrote (the header) is read back first.
+ * The stream still ends as before (its 'end' event), with nothing more passed through it.
+ */
+export function collectBytes(doc: PDFKit.PDFDocument | InstanceType<typeof PDFDocument>): Uint8Array[] {
+  const stream = doc as unknown as { read(): Buffer | null; resume(): void };
+  const pdf = internals(doc);
+  const header = stream.read();
+  const chunks: Uint8Array[] = header ? [header] : [];
+  pdf._write = (data) => {
+    const bytes = typeof data === 'string' ? Buffer.from(`${data}\n`, 'latin1') : data;
+    chunks.push(bytes);
+    pdf._offset += bytes.length;
+  };
+  stream.resume();
+  return chunks;
 }
 
 /**
