@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { FEATURE_NAMES, folderLoader, QuireError, render, type RenderOptions } from '../../engine/index.js';
@@ -33,7 +33,8 @@ export async function renderCommand(argv: string[]): Promise<void> {
     return;
   }
   const output = args.output ?? args.input.replace(/\.(md|markdown|mdown|txt)$/i, '') + '.pdf';
-  await writeFile(output, result.pdf);
+  // Synchronous: a one-shot command has nothing to do meanwhile, and skips the thread pool's round trips.
+  writeFileSync(output, result.pdf);
   process.stderr.write(`quire: wrote ${output} (${result.pages} page${result.pages === 1 ? '' : 's'})\n`);
 }
 
@@ -83,7 +84,7 @@ async function readInput(input: string): Promise<string> {
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString('utf8');
     }
-    return await readFile(input, 'utf8');
+    return readFileSync(input, 'utf8');
   } catch (error) {
     throw new CliError(`cannot read ${input}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 1);
   }
