@@ -4,7 +4,7 @@ import type { FrameItem, LaidOutDocument, PathItem } from '../layout/frame.js';
 import { fontLibrary } from '../text/font-library.js';
 import { glyphRunOps } from './glyph-run.js';
 import { writeOutline } from './outline.js';
-import { collectBytes, internals, sortNameTreesByBytes, type DocumentInternals, type EmbeddedFontInternals } from './pdfkit-internals.js';
+import { collectBytes, internals, sortNameTreesByBytes, type DocumentInternals, type EmbeddedFontInternals, type PdfRef } from './pdfkit-internals.js';
 import { hexTextString } from './pdf-values.js';
 import { lineOps, paintOps, rectOps } from './shapes.js';
 import { StructureWriter } from './structure.js';
@@ -16,6 +16,8 @@ export interface PaintSettings {
 }
 
 const PRODUCER = 'Quire';
+/** Link values this long are written once per document (see `shared`). */
+const SHARED_FROM_CHARS = 256;
 
 /** Laid-out pages → PDF bytes. The only module that knows PDFKit. */
 export async function paintDocument(laid: LaidOutDocument, settings: PaintSettings): Promise<Uint8Array> {
@@ -84,6 +86,7 @@ export async function paintDocument(laid: LaidOutDocument, settings: PaintSettin
 class ItemPainter {
   private readonly fonts = new Map<string, EmbeddedFontInternals>();
   private readonly images = new Map<string, unknown>();
+  private readonly sharedValues = new Map<string, PdfRef>();
   private pending: string[] = [];
   /** The element whose marked content is open on this page: null for an artifact, undefined for none. */
   private openTag: number | null | undefined = undefined;
@@ -198,11 +201,30 @@ class ItemPainter {
   private link(item: FrameItem & { kind: 'link' }): void {
     const page = this.pdf.page;
     const rect = [item.x, page.height - item.y - item.height, item.x + item.width, page.height - item.y];
-    const action = item.target.kind === 'uri' ? { S: 'URI', URI: new String(item.target.uri) } : { S: 'GoTo', D: new String(item.target.dest) };
-    const annotation = this.pdf.ref({ Type: 'Annot', Subtype: 'Link', Rect: rect, Border: [0, 0, 0], F: 4, A: action, Contents: new String(item.description) });
+    const { target } = item;
+    const destination = target.kind === 'uri' ? target.uri : target.dest;
+    const action = this.shared(`${target.kind} ${destination}`, destination.length, () => (target.kind === 'uri' ? { S: 'URI', URI: new String(target.uri) } : { S: 'GoTo', D: new String(target.dest) }));
+    const contents = this.shared(`text ${item.description}`, item.description.length, () => new String(item.description));
+    const annotation = this.pdf.ref({ Type: 'Annot', Subtype: 'Link', Rect: rect, Border: [0, 0, 0], F: 4, A: action, Contents: contents });
     if (this.structure && item.tag !== null) this.structure.annotation(item.tag, annotation);
     page.annotations.push(annotation);
     annotation.end();
+  }
+
+  /**
+   * A long value of a link (its action, its description) as one object that each of the link's
+   * annotations (one per line and page it spans) refers to, instead of a copy in every one: a
+   * 100 KB bare URL wrapped over a thousand lines made a 100 MB file. Short ones stay inline.
+   */
+  private shared<T extends Record<string, unknown> | String>(key: string, length: number, value: () => T): T | PdfRef {
+    if (length < SHARED_FROM_CHARS) return value();
+    let ref = this.sharedValues.get(key);
+    if (!ref) {
+      ref = this.pdf.ref(value());
+      ref.end();
+      this.sharedValues.set(key, ref);
+    }
+    return ref;
   }
 
   private font(key: string): EmbeddedFontInternals {

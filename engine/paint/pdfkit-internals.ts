@@ -39,7 +39,8 @@ export interface DocumentInternals {
   _offset: number;
   _font: EmbeddedFontInternals;
   _root: PdfRef;
-  ref(data?: Record<string, unknown>): PdfRef;
+  /** A new indirect object: a dictionary, or a String object for a string. */
+  ref(data?: Record<string, unknown> | String): PdfRef;
   getStructTreeRoot(): PdfRef;
   getStructParentTree(): { get(key: number): unknown[]; add(key: number, value: unknown): void };
   createStructParentTreeNextKey(): number;

@@ -20,6 +20,17 @@ describe('links, outline and attachments', () => {
     assert.ok(found.every((link) => link.contents.length > 0), 'every link annotation is described');
   });
 
+  it('should write a long link once, however many lines its annotations cover', async () => {
+    const url = `https://example.com/${'segment/'.repeat(400)}end`;
+    const { pdf } = await render(`See ${url} and [a short one](https://example.org/).`);
+    const found = await links(pdf);
+    const long = found.filter((link) => link.url === url);
+    assert.ok(long.length >= 10, `the URL wraps over ${long.length} lines`);
+    assert.ok(long.every((link) => link.contents === url), 'each line of the link is described by the URL');
+    assert.deepEqual(found.filter((link) => link.url !== url).map((link) => link.url), ['https://example.org/']);
+    assert.ok(pdf.length < 60_000 + 2 * url.length, `${pdf.length} bytes: the URL is not repeated per line`);
+  });
+
   it('should point internal links at the page of their heading', async () => {
     const markdown = `[Jump](#far-away)\n\n${'Filler paragraph.\n\n'.repeat(120)}## Far away\n\nHere.`;
     const { pdf, pages } = await render(markdown);
