@@ -153,6 +153,15 @@ const SOURCE_PATCHES = [
   // Its Emscripten glue imports `module` with `await import()`, which would become a `require` of
   // its own local variable of that name; it takes the built-in directly.
   { file: /node_modules[\\/]harfbuzzjs[\\/]dist[\\/]harfbuzz\.js$/, from: 'await import("module")', to: 'process.getBuiltinModule("module")' },
+  // restructure, which fontkit reads font tables with, makes a TextDecoder for every string it
+  // reads (each glyph name of a font's post table): ~11 ms of a cold CommonMark-spec render. A
+  // decoder decodes each call afresh, so one per encoding serves them all.
+  { file: /node_modules[\\/]restructure[\\/]src[\\/]DecodeStream\.js$/, from: 'const ENCODING_MAPPING = {', to: 'const DECODERS = new Map();\nconst ENCODING_MAPPING = {' },
+  {
+    file: /node_modules[\\/]restructure[\\/]src[\\/]DecodeStream\.js$/,
+    from: 'let decoder = new TextDecoder(encoding);',
+    to: 'let decoder = DECODERS.get(encoding);\n      if (!decoder) DECODERS.set(encoding, (decoder = new TextDecoder(encoding)));',
+  },
   // unicode-trie inflates its tables (deflated twice) with tiny-inflate, in JavaScript: ~10 ms of
   // every start for the line-breaking classes alone, against ~1 ms for Node's zlib.
   {
