@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as fontkit from 'fontkit';
 import { BUNDLED_FACES, type BundledFace, type FontStyle } from './font-catalog.js';
 import { Face } from './face.js';
+import { covers, readCoverage } from './cmap-coverage.js';
 import { SystemFonts } from './system-fonts.js';
 
 /**
@@ -53,6 +54,7 @@ export class FontLibrary {
     if (cached !== undefined) return cached;
     let found: Face | null = null;
     for (const entry of fallbackOrder(bold)) {
+      if (!this.mayCover(entry, codePoint)) continue;
       const face = this.face(entry.key);
       if (face.has(codePoint)) {
         found = face;
@@ -65,6 +67,23 @@ export class FontLibrary {
     }
     this.choice.set(cacheKey, found);
     return found;
+  }
+
+  private readonly fallbackCoverage = new Map<string, Uint32Array | null>();
+
+  /**
+   * Whether a fallback face's character map lists `codePoint`, read from the map alone, so that
+   * a character none of them has (Malayalam in the CommonMark spec) does not parse every fallback
+   * font whole (~25 ms). A map that cannot be read answers maybe; the face still decides.
+   */
+  private mayCover(entry: BundledFace, codePoint: number): boolean {
+    if (this.faces.has(entry.key)) return true;
+    let ranges = this.fallbackCoverage.get(entry.key);
+    if (ranges === undefined) {
+      ranges = readCoverage(entry.file)[0]?.ranges ?? null;
+      this.fallbackCoverage.set(entry.key, ranges);
+    }
+    return ranges === null || covers(ranges, codePoint);
   }
 }
 
