@@ -116,9 +116,9 @@ function startsAtBoundary(text: string, start: number): boolean {
 
 /**
  * The end of a www or URL autolink whose domain starts at `domainStart`: a valid domain, then
- * anything up to white space or `<`, less the trailing punctuation the spec leaves outside. When
- * the domain is not valid: minus the index where its scan stopped. A `www.` domain needs a period (it has one); a URL's may be a single
- * name, as GitHub links `http://localhost:8080`.
+ * anything up to white space or `<`, less the trailing punctuation the spec leaves outside; when
+ * the domain is not valid, minus the index where its scan stopped. A `www.` domain needs a period
+ * (it has one); a URL's may be a single name, as GitHub links `http://localhost:8080`.
  */
 function urlEnd(text: string, domainStart: number, singleNameAllowed: boolean): number {
   const domain = scanDomain(text, domainStart);
