@@ -11,6 +11,7 @@ import { codeBlock, displayMath } from './code-blocks.js';
 import { decodeImage } from '../content/images/decode.js';
 import { DecodedPixelBudget } from '../content/images/decoded-pixels.js';
 import { replaceShortcodes } from '../content/emoji/index.js';
+import { pushAll } from '../push-all.js';
 import { NO_MARKS, type Align, type Block, type FootnoteDefinition, type HeadingLevel, type Inline, type QuireDocument, type TocEntry } from './types.js';
 
 export interface BuildSettings {
@@ -72,7 +73,7 @@ export async function buildDocument(source: ParsedSource, settings: BuildSetting
     const content: Inline[] = [{ kind: 'text', text: frontMatter.title!, marks: NO_MARKS, link: null, code: null }];
     blocks.push({ kind: 'heading', level: 1, content, id: titleId!, text: frontMatter.title! });
   }
-  blocks.push(...(await builder.blocks(tree.children)));
+  pushAll(blocks, await builder.blocks(tree.children));
   if (frontMatter.toc) insertToc(blocks);
 
   const footnoteDefinitions: FootnoteDefinition[] = [];
@@ -116,7 +117,7 @@ class BlockBuilder {
         // The HTML parser and CSS engine load only when a document has HTML.
         const { htmlRegionLength, regionBlocks } = await import('../content/html/index.js');
         const length = htmlRegionLength(nodes, i, htmlOf);
-        out.push(...(await regionBlocks({ nodes: nodes.slice(i, i + length), htmlOf }, this.context, (inner) => this.blocks([inner]))));
+        pushAll(out, await regionBlocks({ nodes: nodes.slice(i, i + length), htmlOf }, this.context, (inner) => this.blocks([inner])));
         i += length - 1;
         continue;
       }

@@ -3,6 +3,7 @@ import { toString } from 'mdast-util-to-string';
 import type { BuildContext } from './context.js';
 import { NO_MARKS, type Inline, type Link, type Marks } from './types.js';
 import { emojiDrawing, replaceShortcodes, splitEmoji } from '../content/emoji/index.js';
+import { pushAll } from '../push-all.js';
 import { renderMath } from '../content/math/index.js';
 
 
@@ -71,11 +72,12 @@ async function appendInlines(
         const { htmlRegionLength, regionInlines } = await import('../content/html/index.js');
         const length = htmlRegionLength(nodes, i, htmlOf);
         const region = { nodes: nodes.slice(i, i + length), htmlOf };
-        out.push(...(await regionInlines(region, marks, link, context, async (inner, innerMarks, innerLink) => {
+        const inlines = await regionInlines(region, marks, link, context, async (inner, innerMarks, innerLink) => {
           const built: Inline[] = [];
           await appendInlines([inner], innerMarks, innerLink, context, built);
           return built;
-        })));
+        });
+        pushAll(out, inlines);
         i += length - 1;
         break;
       }

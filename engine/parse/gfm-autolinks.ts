@@ -19,7 +19,7 @@ interface Autolink {
   url: string;
 }
 
-/** Where a link may begin: the spec's `www.` and scheme prefixes, and every `@`. */
+/** Where a link may begin: the spec's `www.` (lower case, as GitHub's) and scheme prefixes, and every `@`. */
 const CANDIDATE = /www\.|https?:\/\/|ftp:\/\/|mailto:|xmpp:|@/gi;
 const URL_SCHEMES = ['https', 'http', 'ftp'];
 
@@ -29,14 +29,18 @@ const URL_SCHEMES = ['https', 'http', 'ftp'];
  * them (`http://a.org/x_y_`) is replaced by one that also checks where the link begins.
  */
 export function gfmAutolinks(md: MarkdownIt): void {
-  md.linkify = { test: (text: string) => nextAutolink(text, 0) !== null, match: autolinksIn } as unknown as MarkdownIt['linkify'];
+  // The core rule asks `test` of a whole paragraph's source before matching each of its texts:
+  // a generous test keeps a text's links from depending on the rest of its paragraph.
+  md.linkify = { test: (text: string) => MAY_HOLD_LINK.test(text), match: autolinksIn } as unknown as MarkdownIt['linkify'];
   md.inline.ruler.at('linkify', schemeUrlAtColon);
 }
 
-function autolinksIn(text: string): Autolink[] | null {
+const MAY_HOLD_LINK = /www\.|:\/\/|mailto:|xmpp:|@/i;
+
+function autolinksIn(text: string): Autolink[] {
   const links: Autolink[] = [];
   for (let link = nextAutolink(text, 0); link; link = nextAutolink(text, link.lastIndex)) links.push(link);
-  return links.length > 0 ? links : null;
+  return links;
 }
 
 /**
@@ -48,7 +52,8 @@ function autolinksIn(text: string): Autolink[] | null {
 function schemeUrlAtColon(state: StateInline, silent: boolean): boolean {
   const { src, pos } = state;
   if (silent || state.linkLevel > 0 || src.charCodeAt(pos) !== 0x3a || src.charCodeAt(pos + 1) !== 0x2f || src.charCodeAt(pos + 2) !== 0x2f) return false;
-  const scheme = URL_SCHEMES.find((name) => name.length <= state.pending.length && state.pending.slice(-name.length).toLowerCase() === name);
+  // The scheme is read from `src`: slicing `pending`, built by appending, would flatten it at every `://`.
+  const scheme = URL_SCHEMES.find((name) => name.length <= state.pending.length && src.slice(pos - name.length, pos).toLowerCase() === name);
   if (!scheme || !startsAtBoundary(src, pos - scheme.length)) return false;
   const text = state.posMax < src.length ? src.slice(0, state.posMax) : src;
   const end = urlEnd(text, pos + 3, true);
@@ -84,15 +89,17 @@ function nextAutolink(text: string, from: number): Autolink | null {
 
 /** The link a prefix starts, or where to look on from when it starts none. */
 function prefixed(text: string, start: number, prefix: string): Autolink | number {
+  if (prefix === 'mailto:' || prefix === 'xmpp:') {
+    // Like GitHub, an address's scheme needs only not to continue a word.
+    const end = start === 0 || !isAsciiAlphanumeric(text.charCodeAt(start - 1)) ? protocolAddressEnd(text, start + prefix.length, prefix === 'xmpp:') : 0;
+    return end > 0 ? autolink(text, start, end, prefix, '') : start + 1;
+  }
   if (!startsAtBoundary(text, start)) return start + 1;
   if (prefix === 'www.') {
+    if (!text.startsWith('www.', start)) return start + 1;
     // A www domain that fails, fails for every `www.` inside it too: the search skips past it.
     const end = urlEnd(text, start, false);
     return end > 0 ? autolink(text, start, end, '', 'http://') : -end;
-  }
-  if (prefix === 'mailto:' || prefix === 'xmpp:') {
-    const end = protocolAddressEnd(text, start + prefix.length, prefix === 'xmpp:');
-    return end > 0 ? autolink(text, start, end, prefix, '') : start + 1;
   }
   const end = urlEnd(text, start + prefix.length, true);
   return end > 0 ? autolink(text, start, end, schemeOf(prefix), '') : start + 1;
@@ -207,9 +214,8 @@ function protocolAddressEnd(text: string, start: number, xmpp: boolean): number 
   if (end === 0 || !xmpp || text.charCodeAt(end) !== 0x2f) return end;
   let resourceEnd = end + 1;
   while (resourceEnd < text.length && isResourceChar(text.charCodeAt(resourceEnd))) resourceEnd++;
-  if (resourceEnd === end + 1) return end;
-  while (text.charCodeAt(resourceEnd - 1) === 0x2e) resourceEnd--;
-  return resourceEnd;
+  while (resourceEnd > end + 1 && text.charCodeAt(resourceEnd - 1) === 0x2e) resourceEnd--;
+  return resourceEnd === end + 1 ? end : resourceEnd;
 }
 
 /**

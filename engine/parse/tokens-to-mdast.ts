@@ -2,6 +2,7 @@ import type { Token } from 'markdown-it';
 import type {
   AlignType, Blockquote, FootnoteDefinition, Heading, List, ListItem, Nodes, Parents, PhrasingContent, Root, Table, TableCell, TableRow,
 } from 'mdast';
+import { pushAll } from '../push-all.js';
 
 /**
  * markdown-it's token stream → mdast, the tree the rest of the engine reads. markdown-it parses
@@ -82,8 +83,7 @@ export function tokensToMdast(tokens: Token[], options: { tasks: boolean }): Roo
         break;
       }
       case 'inline':
-        // Not push(...nodes): a paragraph of a hundred thousand links would overflow the stack.
-        for (const node of inlineNodes(token.children ?? [])) (top() as { children: PhrasingContent[] }).children.push(node);
+        pushAll((top() as { children: PhrasingContent[] }).children, inlineNodes(token.children ?? []));
         break;
       case 'fence': {
         const lang = token.info.trim().split(/\s+/)[0] || null;

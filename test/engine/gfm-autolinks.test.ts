@@ -70,6 +70,12 @@ const CASES: Array<[string, Found[]]> = [
   ['https://example.org/a_b_c_ and https://example.org/*x*', same('https://example.org/a_b_c', 'https://example.org/*x')],
   ['Unicode hosts: https://bücher.example/straße.', [['https://bücher.example/straße', 'https://xn--bcher-kva.example/stra%C3%9Fe']]],
   ['`www.in-code.org` stays code', []],
+  // A text's links do not depend on the rest of its paragraph; GitHub's `www.` is lower case.
+  ['_foo@bar.baz_ and *www.a.org*', [...mail('foo@bar.baz'), ...www('www.a.org')]],
+  ['WWW.A.ORG', []],
+  // An address's scheme only must not continue a word; an xmpp resource of dots is no resource.
+  ['"mailto:a@b.cd" and xmailto:c@d.ef', [...same('mailto:a@b.cd'), ...mail('c@d.ef')]],
+  ['xmpp:foo@bar.baz/.', same('xmpp:foo@bar.baz')],
   ['A bare domain like example.com is not a link, nor is www. alone', []],
   ['Write to support@example.com, sales@example.org or http://example.net.', [...mail('support@example.com', 'sales@example.org'), ...same('http://example.net')]],
 ];

@@ -6,6 +6,7 @@ import type { HtmlEnv } from './env.js';
 import { IGNORED, isBlockElement, textContent } from './elements.js';
 import { htmlInlines } from './inlines.js';
 import { lookOf, type Look } from './look.js';
+import { pushAll } from '../../push-all.js';
 import { PLACEHOLDER } from './region.js';
 
 /** HTML block content → Quire blocks; runs of inline content between blocks become paragraphs. */
@@ -21,10 +22,10 @@ export async function htmlBlocks(nodes: readonly ChildNode[], look: Look, env: H
   for (const node of nodes) {
     if (node.type === 'tag' && node.name === PLACEHOLDER) {
       await flush();
-      out.push(...aligned(await env.markdownBlocks(Number(node.attribs['data-index'])), look.align));
+      pushAll(out, aligned(await env.markdownBlocks(Number(node.attribs['data-index'])), look.align));
     } else if (node.type === 'tag' && isBlockElement(node.name)) {
       await flush();
-      out.push(...(await blockElement(node, look, env)));
+      pushAll(out, await blockElement(node, look, env));
     } else {
       run.push(node);
     }
@@ -127,7 +128,7 @@ export function inlinesOfBlocks(blocks: readonly Block[]): Inline[] {
   const add = (inlines: Inline[]) => {
     if (inlines.length === 0) return;
     if (out.length > 0) out.push({ kind: 'break' });
-    out.push(...inlines);
+    pushAll(out, inlines);
   };
   for (const block of blocks) {
     if (block.kind === 'paragraph' || block.kind === 'heading') add(block.content);

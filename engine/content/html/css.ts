@@ -2,6 +2,7 @@ import { parse, generate, walk, type CssNode } from 'css-tree';
 import { selectAll } from 'css-select';
 import type { Document, Element } from 'domhandler';
 import { RendererBoundError } from '../../errors.js';
+import { pushAll } from '../../push-all.js';
 
 export type Declarations = Array<[string, string]>;
 
@@ -68,7 +69,7 @@ export function applyStyleSheets(document: Document, sheets: readonly string[], 
     }
     for (const element of matched) {
       const list = applied.get(element) ?? [];
-      list.push(...rule.declarations);
+      pushAll(list, rule.declarations);
       applied.set(element, list);
     }
   }

@@ -5,6 +5,7 @@ import { imageSource, sizedImage } from './image.js';
 import { lookOf, type Look } from './look.js';
 import { PLACEHOLDER } from './region.js';
 import { IGNORED, isBlockElement, textContent } from './elements.js';
+import { pushAll } from '../../push-all.js';
 
 interface InlineState {
   look: Look;
@@ -36,7 +37,7 @@ function appendText(text: string, state: InlineState, out: Inline[]): void {
 async function appendElement(element: Element, state: InlineState, env: HtmlEnv, out: Inline[]): Promise<void> {
   if (IGNORED.has(element.name)) return;
   if (element.name === PLACEHOLDER) {
-    out.push(...(await env.markdownInlines(Number(element.attribs['data-index']), state.look.marks, state.link)));
+    pushAll(out, await env.markdownInlines(Number(element.attribs['data-index']), state.look.marks, state.link));
     return;
   }
   const look = lookOf(element, state.look, env.sheets);

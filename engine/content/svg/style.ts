@@ -3,6 +3,7 @@ import { selectAll } from 'css-select';
 import type { Document, Element } from 'domhandler';
 import type { Color } from '../../layout/theme.js';
 import { parseColor, resolveVars, type Rgba } from './css-values.js';
+import { pushAll } from '../../push-all.js';
 
 /** Properties that inherit down the tree, resolved as the walker descends. */
 export interface InheritedStyle {
@@ -87,7 +88,7 @@ export function readStyleSheets(document: Document, styles: string[]): SheetDecl
         }
         for (const element of matched) {
           const list = applied.get(element) ?? [];
-          list.push(...declarations);
+          pushAll(list, declarations);
           applied.set(element, list);
         }
       },
@@ -100,7 +101,7 @@ export function readStyleSheets(document: Document, styles: string[]): SheetDecl
 export function declarationsOf(element: Element, sheets: SheetDeclarations): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(element.attribs)) if (PROPERTIES.has(name)) out.push([name, value]);
-  out.push(...(sheets.get(element) ?? []));
+  pushAll(out, sheets.get(element) ?? []);
   const inline = element.attribs.style;
   if (inline) {
     for (const part of inline.split(';')) {
