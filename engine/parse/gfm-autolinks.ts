@@ -30,12 +30,13 @@ const URL_SCHEMES = ['https', 'http', 'ftp'];
  */
 export function gfmAutolinks(md: MarkdownIt): void {
   // The core rule asks `test` of a whole paragraph's source before matching each of its texts:
-  // a generous test keeps a text's links from depending on the rest of its paragraph.
-  md.linkify = { test: (text: string) => MAY_HOLD_LINK.test(text), match: autolinksIn } as unknown as MarkdownIt['linkify'];
+  // answering whether a link could begin anywhere keeps a text's links from depending on the rest
+  // of its paragraph.
+  md.linkify = { test: (text: string) => MAY_BEGIN_LINK.test(text), match: autolinksIn } as unknown as MarkdownIt['linkify'];
   md.inline.ruler.at('linkify', schemeUrlAtColon);
 }
 
-const MAY_HOLD_LINK = /www\.|:\/\/|mailto:|xmpp:|@/i;
+const MAY_BEGIN_LINK = new RegExp(CANDIDATE.source, 'i');
 
 function autolinksIn(text: string): Autolink[] {
   const links: Autolink[] = [];
