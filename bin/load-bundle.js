@@ -10,7 +10,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import v8 from 'node:v8';
 import vm from 'node:vm';
 
 const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
@@ -33,10 +32,6 @@ export function hasBundle() {
 export function runBundle({ writeCache = false } = {}) {
   // Bundled modules find their files under this root (see scripts/bundle.mjs).
   process.env.QUIRE_BUNDLE_URL = REPOSITORY.href;
-  // A code cache serves only the V8 flags it was made with, and a render sets this flag
-  // (render-command.ts): set before anything is compiled, a cache written by one render is
-  // valid for the next.
-  if (process.argv[2] === 'render') v8.setFlagsFromString('--optimize-for-size');
   if (writeCache) process.on('exit', writeCaches);
   load(decodeURIComponent(CLI.pathname));
 }

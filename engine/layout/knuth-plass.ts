@@ -36,6 +36,8 @@ const FITNESS_DEMERITS = 100;
 const FIT_EPSILON = 1e-3;
 /** An overfull line is the worst outcome short of failing. */
 const OVERFULL_DEMERITS = 1e12;
+/** Very tight, tight-to-normal, loose, very loose (the paper's four classes). */
+const FITNESS_CLASSES = 4;
 
 interface Active {
   position: number;
@@ -64,8 +66,11 @@ export function breakLines(nodes: readonly KpNode[], settings: KpSettings): KpBr
   const sums = prefixSums(nodes);
   let active: Active[] = [{ position: 0, line: 0, fitness: 1, width: 0, stretch: 0, shrink: 0, demerits: 0, ratio: 0, previous: null }];
   // Reused at every breakpoint (a paragraph has thousands): the best new break per fitness
-  // class, and the array the next active list is built in.
-  const best: (Active | null)[] = [null, null, null, null];
+  // class, kept as numbers until the breakpoint is done (most candidates are beaten), and the
+  // array the next active list is built in.
+  const bestDemerits = new Float64Array(FITNESS_CLASSES);
+  const bestRatio = new Float64Array(FITNESS_CLASSES);
+  const bestPrevious = new Array<Active | null>(FITNESS_CLASSES).fill(null);
   let survivors: Active[] = [];
 
   for (let b = 0; b < nodes.length; b++) {
@@ -77,11 +82,12 @@ export function breakLines(nodes: readonly KpNode[], settings: KpSettings): KpBr
     const penalty = node.type === 'penalty' ? node.penalty : 0;
     const forced = penalty <= -INFINITE_PENALTY;
     const flagged = node.type === 'penalty' && node.flagged;
-    best.fill(null);
+    bestPrevious.fill(null);
     survivors.length = 0;
     let overfull: Active | undefined;
 
-    for (const a of active) {
+    for (let k = 0; k < active.length; k++) {
+      const a = active[k]!;
       let length = sums.width[b]! - a.width;
       if (node.type === 'penalty') length += node.width;
       let ratio: number;
@@ -107,26 +113,29 @@ export function breakLines(nodes: readonly KpNode[], settings: KpSettings): KpBr
       const fitness = ratio < -0.5 ? 0 : ratio <= 0.5 ? 1 : ratio <= 1 ? 2 : 3;
       if (Math.abs(fitness - a.fitness) > 1) demerits += FITNESS_DEMERITS;
       const total = a.demerits + demerits;
-      const current = best[fitness];
-      if (!current || total < current.demerits) {
-        best[fitness] = { position: b, line: a.line + 1, fitness, width: 0, stretch: 0, shrink: 0, demerits: total, ratio, previous: a };
+      if (bestPrevious[fitness] === null || total < bestDemerits[fitness]!) {
+        bestPrevious[fitness] = a;
+        bestDemerits[fitness] = total;
+        bestRatio[fitness] = ratio;
       }
     }
 
     const previous = active;
     active = survivors;
     survivors = previous;
-    if (settings.allowOverfull && active.length === 0 && !best.some(Boolean) && overfull !== undefined) {
-      best[0] = { position: b, line: overfull.line + 1, fitness: 0, width: 0, stretch: 0, shrink: 0, demerits: overfull.demerits + OVERFULL_DEMERITS, ratio: -1, previous: overfull };
+    let found = bestPrevious.some(Boolean);
+    if (settings.allowOverfull && active.length === 0 && !found && overfull !== undefined) {
+      bestPrevious[0] = overfull;
+      bestDemerits[0] = overfull.demerits + OVERFULL_DEMERITS;
+      bestRatio[0] = -1;
+      found = true;
     }
-    if (best.some(Boolean)) {
-      const after = sumsAfterBreak(nodes, sums, b);
-      for (const candidate of best) {
-        if (!candidate) continue;
-        candidate.width = after.width;
-        candidate.stretch = after.stretch;
-        candidate.shrink = after.shrink;
-        active.push(candidate);
+    if (found) {
+      const start = lineStartAfter(nodes, b);
+      for (let fitness = 0; fitness < FITNESS_CLASSES; fitness++) {
+        const from = bestPrevious[fitness];
+        if (!from) continue;
+        active.push({ position: b, line: from.line + 1, fitness, width: sums.width[start]!, stretch: sums.stretch[start]!, shrink: sums.shrink[start]!, demerits: bestDemerits[fitness]!, ratio: bestRatio[fitness]!, previous: from });
       }
     }
     if (active.length === 0) return null;
@@ -162,8 +171,8 @@ function prefixSums(nodes: readonly KpNode[]): Sums {
   return sums;
 }
 
-/** The totals a line starting after break `b` begins from: glue and penalties at a break vanish. */
-function sumsAfterBreak(nodes: readonly KpNode[], sums: Sums, b: number): { width: number; stretch: number; shrink: number } {
+/** Where a line after break `b` starts counting from: glue and penalties at a break vanish. */
+function lineStartAfter(nodes: readonly KpNode[], b: number): number {
   let i = b;
   while (i < nodes.length) {
     const node = nodes[i]!;
@@ -171,5 +180,5 @@ function sumsAfterBreak(nodes: readonly KpNode[], sums: Sums, b: number): { widt
     if (node.type === 'penalty' && node.penalty <= -INFINITE_PENALTY && i > b) break;
     i++;
   }
-  return { width: sums.width[i]!, stretch: sums.stretch[i]!, shrink: sums.shrink[i]! };
+  return i;
 }

@@ -100,17 +100,19 @@ export class Face {
   private shapeUncached(text: string, direction: Direction, features: FeatureSet): ShapedText {
     this.shaper ??= hbFont(this.bytes, this.index);
     const shaped = shapeText(this.shaper, text, direction === 'rtl', FEATURES[features]);
-    const ends = clusterEnds(shaped.map((glyph) => glyph.cluster), text.length);
     // The first glyph of a cluster in reading order (a base before its marks) stands for the
     // cluster's characters, the others for none; right-to-left glyphs come in visual order.
-    const chars = new Array<string>(shaped.length).fill('');
-    const seen = new Set<number>();
-    for (let k = 0; k < shaped.length; k++) {
-      const i = direction === 'rtl' ? shaped.length - 1 - k : k;
-      const cluster = shaped[i]!.cluster;
-      if (seen.has(cluster)) continue;
-      seen.add(cluster);
-      chars[i] = text.slice(cluster, ends.get(cluster));
+    // HarfBuzz's default cluster level keeps clusters monotone, so in text order each cluster's
+    // characters run to the next cluster's start.
+    const count = shaped.length;
+    const chars = new Array<string>(count).fill('');
+    const inTextOrder = (k: number) => (direction === 'rtl' ? count - 1 - k : k);
+    for (let k = 0; k < count; ) {
+      const cluster = shaped[inTextOrder(k)]!.cluster;
+      let next = k + 1;
+      while (next < count && shaped[inTextOrder(next)]!.cluster === cluster) next++;
+      chars[inTextOrder(k)] = text.slice(cluster, next < count ? shaped[inTextOrder(next)]!.cluster : text.length);
+      k = next;
     }
     let advance = 0;
     const glyphs = shaped.map((glyph, i): ShapedGlyph => {
@@ -119,12 +121,4 @@ export class Face {
     });
     return { glyphs, advance };
   }
-}
-
-/** Where each cluster's text ends: at the next cluster's start, in text order. */
-function clusterEnds(clusters: number[], length: number): Map<number, number> {
-  const starts = [...new Set(clusters)].sort((a, b) => a - b);
-  const ends = new Map<number, number>();
-  starts.forEach((start, i) => ends.set(start, starts[i + 1] ?? length));
-  return ends;
 }

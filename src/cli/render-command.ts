@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import v8 from 'node:v8';
 import { FEATURE_NAMES, folderLoader, QuireError, render, type RenderOptions } from '../../engine/index.js';
 import { CliError } from './cli-error.js';
+import { yieldHelperThreads } from './helper-threads.js';
 
 const USAGE = 'usage: quire render <file.md | -> [-o out.pdf] [--theme light|dark] [--language TAG] [--resources strict|lenient] [--no-FEATURE] [--FEATURE]';
 
@@ -14,9 +14,7 @@ interface RenderArgs {
 
 /** `quire render`: the engine as a tool. Local images load from the Markdown file's folder. */
 export async function renderCommand(argv: string[]): Promise<void> {
-  // A one-shot render: a compact heap matters more than peak collector speed (the CommonMark
-  // spec renders in about 140 MB instead of 170 MB).
-  v8.setFlagsFromString('--optimize-for-size');
+  yieldHelperThreads();
   const args = parseArgs(argv);
   const markdown = await readInput(args.input);
   const baseDir = args.input === '-' ? process.cwd() : path.dirname(path.resolve(args.input));
