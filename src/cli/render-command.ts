@@ -28,12 +28,28 @@ export async function renderCommand(argv: string[]): Promise<void> {
   for (const warning of result.warnings) process.stderr.write(`quire: warning: ${warning}\n`);
   if (args.output === '-' || (args.output === null && args.input === '-')) {
     process.stdout.write(result.pdf);
-    return;
+  } else {
+    const output = args.output ?? args.input.replace(/\.(md|markdown|mdown|txt)$/i, '') + '.pdf';
+    // Synchronous: a one-shot command has nothing to do meanwhile, and skips the thread pool's round trips.
+    writeFileSync(output, result.pdf);
+    process.stderr.write(`quire: wrote ${output} (${result.pages} page${result.pages === 1 ? '' : 's'})\n`);
   }
-  const output = args.output ?? args.input.replace(/\.(md|markdown|mdown|txt)$/i, '') + '.pdf';
-  // Synchronous: a one-shot command has nothing to do meanwhile, and skips the thread pool's round trips.
-  writeFileSync(output, result.pdf);
-  process.stderr.write(`quire: wrote ${output} (${result.pages} page${result.pages === 1 ? '' : 's'})\n`);
+  exitWhenWritten();
+}
+
+/**
+ * Ends the process once what it wrote has reached the system. Left to itself, Node first waits
+ * for V8's background work to run out, optimising compiles still queued for code that will not
+ * run again: 10 to 35 ms of a cold render of a few pages.
+ */
+function exitWhenWritten(): void {
+  let streams = 2;
+  const written = () => {
+    if (--streams === 0) process.exit();
+  };
+  // An empty write's callback comes after every earlier write to the stream has been handed over.
+  process.stdout.write('', written);
+  process.stderr.write('', written);
 }
 
 function parseArgs(argv: string[]): RenderArgs {
