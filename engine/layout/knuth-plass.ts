@@ -33,7 +33,7 @@ const FLAGGED_DEMERITS = 3000;
 /** Adjacent lines of very different tightness (the paper's γ). */
 const FITNESS_DEMERITS = 100;
 /** Widths are sums of floats: a line this close to the measure fits exactly. */
-const FIT_EPSILON = 1e-3;
+export const FIT_EPSILON = 1e-3;
 /** An overfull line is the worst outcome short of failing. */
 const OVERFULL_DEMERITS = 1e12;
 /** Very tight, tight-to-normal, loose, very loose (the paper's four classes). */

@@ -46,6 +46,7 @@ export class Face {
   /** Characters held by the cache. */
   private cachedChars = 0;
   private readonly coverage = new Map<number, boolean>();
+  private printableAscii: boolean | undefined;
 
   private shaper: HbFont | null = null;
 
@@ -66,6 +67,15 @@ export class Face {
       this.coverage.set(codePoint, known);
     }
     return known;
+  }
+
+  /** Whether the face has every printable ASCII character, space to tilde (asked once). */
+  coversPrintableAscii(): boolean {
+    if (this.printableAscii === undefined) {
+      this.printableAscii = true;
+      for (let codePoint = 0x20; codePoint <= 0x7e && this.printableAscii; codePoint++) this.printableAscii = this.has(codePoint);
+    }
+    return this.printableAscii;
   }
 
   shape(text: string, direction: Direction = 'ltr', features: FeatureSet = 'text'): ShapedText {

@@ -1,5 +1,6 @@
 import { NO_MARKS, type Block, type HighlightedLine } from '../../document/types.js';
 import { layoutParagraph } from '../inline/paragraph.js';
+import { plainLine } from '../inline/plain-line.js';
 import { shapePiece } from '../inline/words.js';
 import { translateItem, type FrameItem, type GlyphRunItem } from '../frame.js';
 import { METRICS } from '../theme.js';
@@ -79,11 +80,11 @@ function codeLine(tokens: HighlightedLine, inner: { x: number; width: number }, 
     const items: FrameItem[] = indent ? [run(indent.glyphs, inner.x, look.leading * 0.78, face.key, look, tag)] : [];
     return [box(look.leading, items, containers, look.leading * 0.78)];
   }
-  const lines = layoutParagraph(
-    rest.map((token) => ({ kind: 'text' as const, text: token.text, marks: { ...NO_MARKS, bold: token.bold ?? false, italic: token.italic ?? false }, link: null, code: null, ...(token.color ? { color: token.color } : {}) })),
-    { base: { font: look.font, size: look.size, color: look.color, features: 'code' }, width: inner.width - indentWidth - hang, x: inner.x + indentWidth, leading: look.leading, align: 'start', hyphenator: null, tag, preserveSpaces: true },
-    { fonts: context.fonts, palette: context.palette, tagger: context.tagger },
-  );
+  const inlines = rest.map((token) => ({ kind: 'text' as const, text: token.text, marks: { ...NO_MARKS, bold: token.bold ?? false, italic: token.italic ?? false }, link: null, code: null, ...(token.color ? { color: token.color } : {}) }));
+  const settings = { base: { font: look.font, size: look.size, color: look.color, features: 'code' as const }, width: inner.width - indentWidth - hang, x: inner.x + indentWidth, leading: look.leading, align: 'start' as const, hyphenator: null, tag, preserveSpaces: true };
+  const env = { fonts: context.fonts, palette: context.palette, tagger: context.tagger };
+  const plain = plainLine(inlines, settings, env);
+  const lines = plain ? [plain] : layoutParagraph(inlines, settings, env);
   return lines.map((line, index) => {
     const items = index === 0 ? [...line.items] : line.items.map((item) => translateItem(item, hang, 0));
     if (index === 0 && indent) items.unshift(run(indent.glyphs, inner.x + indentWidth - indent.width, line.baseline, face.key, look, tag));

@@ -6,7 +6,7 @@ import { breakLines, INFINITE_PENALTY, type KpBreak, type KpNode } from '../knut
 import type { StructId, Tagger } from '../structure.js';
 import type { Palette } from '../theme.js';
 import { flattenInlines } from './flatten.js';
-import { drawLine, type LineEntry } from './line-items.js';
+import { drawLine, type LineEntry, type LineSettings } from './line-items.js';
 import type { BaseStyle } from './run-style.js';
 import { shapeWords, type Piece, type Word } from './words.js';
 
@@ -83,34 +83,35 @@ export function layoutParagraph(inlines: readonly Inline[], settings: ParagraphS
   const justified = settings.align === 'justify';
   const { nodes, payloads } = toNodes(words, settings.width, justified);
   const breaks = chooseBreaks(nodes, settings.width, justified, settings.base.size);
-  const face = env.fonts.primary(settings.base.font);
-  const scale = face.scale(settings.base.size);
-  const textAscent = face.ascent * scale;
-  const textDescent = -face.descent * scale;
-
   const lines: LaidLine[] = [];
   const wholeWords = hyphenatedWordText(nodes, payloads, breaks);
   let start = 0;
   for (const lineBreak of breaks) {
     const entries = lineEntries(nodes, payloads, start, lineBreak, justified, wholeWords);
     const last = lineBreak.position === nodes.length - 1 || isForced(nodes[lineBreak.position]!);
-    lines.push(
-      drawLine(entries, {
-        x: settings.x,
-        width: settings.width,
-        leading: settings.leading,
-        textAscent,
-        textDescent,
-        align: settings.align === 'justify' && last ? 'start' : settings.align,
-        rtl: bidi.baseLevel % 2 === 1,
-        palette: env.palette,
-        fonts: env.fonts,
-        tagger: env.tagger,
-      }),
-    );
+    const align = settings.align === 'justify' && last ? 'start' : settings.align;
+    lines.push(drawLine(entries, { ...lineSettings(settings, env, align), rtl: bidi.baseLevel % 2 === 1 }));
     start = lineBreak.position + 1;
   }
   return lines;
+}
+
+/** How a paragraph's lines are drawn, left to right: the text's ascent and descent set the baseline in the leading. */
+export function lineSettings(settings: ParagraphSettings, env: ParagraphEnv, align: Alignment): LineSettings {
+  const face = env.fonts.primary(settings.base.font);
+  const scale = face.scale(settings.base.size);
+  return {
+    x: settings.x,
+    width: settings.width,
+    leading: settings.leading,
+    textAscent: face.ascent * scale,
+    textDescent: -face.descent * scale,
+    align,
+    rtl: false,
+    palette: env.palette,
+    fonts: env.fonts,
+    tagger: env.tagger,
+  };
 }
 
 function toNodes(words: readonly Word[], width: number, justified: boolean): { nodes: KpNode[]; payloads: Payload[] } {
