@@ -2,7 +2,7 @@ import PDFDocument from 'pdfkit';
 import { throwIfAborted } from '../errors.js';
 import type { FrameItem, LaidOutDocument, PathItem } from '../layout/frame.js';
 import { fontLibrary } from '../text/font-library.js';
-import { glyphRunOps } from './glyph-run.js';
+import { beginText, END_TEXT, glyphRunOps, type TextState } from './glyph-run.js';
 import { writeOutline } from './outline.js';
 import { collectBytes, internals, sortNameTreesByBytes, type DocumentInternals, type EmbeddedFontInternals, type PdfRef } from './pdfkit-internals.js';
 import { hexTextString } from './pdf-values.js';
@@ -88,6 +88,8 @@ class ItemPainter {
   private readonly images = new Map<string, unknown>();
   private readonly sharedValues = new Map<string, PdfRef>();
   private pending: string[] = [];
+  /** The text object open on this page, with what it has set; null when none is. */
+  private text: TextState | null = null;
   /** The element whose marked content is open on this page: null for an artifact, undefined for none. */
   private openTag: number | null | undefined = undefined;
 
@@ -117,10 +119,16 @@ class ItemPainter {
   }
 
   paint(item: FrameItem): void {
+    if (item.kind === 'glyphs') {
+      this.marked(item.tag, () => {
+        this.text ??= this.openText();
+        this.write(glyphRunOps(this.pdf.page, this.font(item.face), item, this.text));
+      });
+      return;
+    }
+    // Links, destinations and structure marks draw nothing, so a text object may stay open across them.
+    if (item.kind !== 'link' && item.kind !== 'dest' && item.kind !== 'struct-mark') this.closeText();
     switch (item.kind) {
-      case 'glyphs':
-        this.marked(item.tag, () => this.write(glyphRunOps(this.pdf.page, this.font(item.face), item)));
-        break;
       case 'rect':
         this.marked(item.tag, () => {
           const shape = paintOps(rectOps(item.x, item.y, item.width, item.height, item.radius), item);
@@ -151,10 +159,22 @@ class ItemPainter {
     }
   }
 
-  /** Closes the page's open marked-content sequence, if any. */
+  /** Closes the page's open text object and marked-content sequence, if any. */
   endPage(): void {
+    this.closeText();
     this.closeMarked();
     this.flush();
+  }
+
+  private openText(): TextState {
+    this.write(beginText(this.pdf.page));
+    return { font: null, size: 0, color: null, invisible: false };
+  }
+
+  private closeText(): void {
+    if (this.text === null) return;
+    this.write(END_TEXT);
+    this.text = null;
   }
 
   private closeMarked(): void {
@@ -169,6 +189,8 @@ class ItemPainter {
    */
   private marked(tag: number | null, draw: () => void): void {
     if (this.structure && this.openTag !== tag) {
+      // Each marked-content sequence holds whole text objects.
+      this.closeText();
       this.closeMarked();
       this.write(tag === null ? '/Artifact BMC' : this.structure.beginContent(tag));
       this.openTag = tag;

@@ -3,18 +3,50 @@ import type { EmbeddedFontInternals, PageInternals } from './pdfkit-internals.js
 import { hexTextString, num, rgb } from './pdf-values.js';
 
 /**
- * The operators of a shaped glyph run exactly as laid out: glyph ids go through PDFKit's font subset (so
- * subsetting and ToUnicode stay PDFKit's), positions through TJ adjustments against the
- * widths the font dictionary declares.
+ * What the open text object has set so far: consecutive runs (a paragraph's lines, a code
+ * line's coloured tokens) share one text object and write only the font, colour and render
+ * mode that change. The painter opens the object and closes it before anything else is drawn.
  */
-export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, run: GlyphRunItem): string {
+export interface TextState {
+  font: string | null;
+  size: number;
+  color: string | null;
+  invisible: boolean;
+}
+
+/** The operators that open a text object in PDFKit's flipped page space: Quire's glyph runs position with the PDF's own y axis. */
+export function beginText(page: PageInternals): string {
+  return `q\n1 0 0 -1 0 ${num(page.height)} cm\nBT`;
+}
+
+export const END_TEXT = 'ET\nQ';
+
+/**
+ * The operators of a shaped glyph run exactly as laid out, inside an open text object: glyph ids
+ * go through PDFKit's font subset (so subsetting and ToUnicode stay PDFKit's), positions through
+ * TJ adjustments against the widths the font dictionary declares.
+ */
+export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, run: GlyphRunItem, text: TextState): string {
   if (page.fonts[font.id] == null) page.fonts[font.id] = font.ref();
   const size = run.size;
   const baselineY = page.height - run.y;
-  const ops: string[] = ['q', `1 0 0 -1 0 ${num(page.height)} cm`];
+  const ops: string[] = [];
   if (run.actualText !== null) ops.push(`/Span <</ActualText ${hexTextString(run.actualText)}>> BDC`);
-  ops.push('BT', `/${font.id} ${num(size)} Tf`, `${rgb(run.color)} rg`);
-  if (run.invisible) ops.push('3 Tr');
+  if (text.font !== font.id || text.size !== size) {
+    ops.push(`/${font.id} ${num(size)} Tf`);
+    text.font = font.id;
+    text.size = size;
+  }
+  const color = rgb(run.color);
+  if (text.color !== color) {
+    ops.push(`${color} rg`);
+    text.color = color;
+  }
+  const invisible = run.invisible === true;
+  if (text.invisible !== invisible) {
+    ops.push(invisible ? '3 Tr' : '0 Tr');
+    text.invisible = invisible;
+  }
 
   let pen = run.x;
   // The TJ array being written, without its brackets: glyph codes and position adjustments.
@@ -57,9 +89,7 @@ export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, ru
     }
   }
   flush();
-  ops.push('ET');
   if (run.actualText !== null) ops.push('EMC');
-  ops.push('Q');
   return ops.join('\n');
 }
 

@@ -12,6 +12,14 @@ export function hexTextString(text: string): string {
   return `<${hex}>`;
 }
 
+/** Colours as operands, by colour: a document draws in a few colours thousands of times. */
+const rgbOperands = new WeakMap<readonly [number, number, number], string>();
+
 export function rgb(color: readonly [number, number, number]): string {
-  return `${num(color[0] / 255)} ${num(color[1] / 255)} ${num(color[2] / 255)}`;
+  let operands = rgbOperands.get(color);
+  if (operands === undefined) {
+    operands = `${num(color[0] / 255)} ${num(color[1] / 255)} ${num(color[2] / 255)}`;
+    rgbOperands.set(color, operands);
+  }
+  return operands;
 }

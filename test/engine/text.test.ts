@@ -4,6 +4,7 @@ import { render } from '../../engine/index.js';
 import { fixture } from '../support/fixtures.js';
 import { pdffonts, pdftotext, qpdfCheck } from '../support/pdf-tools.js';
 import { pageTextItems } from '../support/pdfjs.js';
+import { uncompressed } from '../support/pdf-content.js';
 
 const words = (text: string) => text.replace(/[^\p{L}\p{N}]+/gu, ' ').trim().split(/\s+/);
 
@@ -77,5 +78,23 @@ describe('text in the PDF', () => {
     assert.match(await pdftotext(pdf, { layout: true }), /^ {4}indented = "two +spaces"$/m);
     assert.doesNotMatch(text, /\u21aa/);
     assert.equal(words(text).filter((word) => word === 'word').length, 40);
+  });
+  it('should draw a paragraph\'s lines and a code line\'s coloured tokens in one text object, setting only what changes', async () => {
+    const paragraph = 'Every line of this paragraph is drawn in the same text object. '.repeat(6);
+    const { pdf } = await render(`${paragraph}\n\n\`\`\`js\nconst answer = "forty-two"; // a comment\n\`\`\``);
+    const content = await uncompressed(pdf);
+    const sequences = [...content.matchAll(/^\/(P|Code) <<\/MCID \d+>> BDC\n([\s\S]*?)^EMC$/gm)].map((match) => ({ role: match[1], ops: match[2]! }));
+    const count = (ops: string, pattern: RegExp) => ops.match(pattern)?.length ?? 0;
+    const prose = sequences.find((sequence) => sequence.role === 'P')!;
+    assert.ok(count(prose.ops, /^1 0 0 1 [\d.]+ [\d.]+ Tm$/gm) >= 4, 'several lines');
+    assert.equal(count(prose.ops, /^BT$/gm), 1);
+    assert.equal(count(prose.ops, / Tf$/gm), 1);
+    assert.equal(count(prose.ops, / rg$/gm), 1);
+    const code = sequences.find((sequence) => sequence.role === 'Code')!;
+    assert.equal(count(code.ops, /^BT$/gm), 1);
+    assert.ok(count(code.ops, / rg$/gm) >= 3, 'a colour per kind of token');
+    assert.equal(count(content, /^BT$/gm), count(content, /^ET$/gm));
+    assert.match((await pdftotext(pdf)).replace(/\s+/g, ' '), /same text object\. Every line[\s\S]*const answer = "forty-two"; \/\/ a comment/);
+    await qpdfCheck(pdf);
   });
 });
