@@ -47,7 +47,11 @@ const RUNS = 5;
 /** The documents compared: the smallest README, a typical one, and the CommonMark spec. */
 const DOCUMENTS = /^(commonmark-spec|readme:@types\/node|readme:bidi-js)$/;
 
-/** Cold process start to file written, for Quire and each installed peer, on the same documents in one run. */
+/**
+ * Cold process start to file written, for Quire and each installed peer, on the same documents
+ * in one run. The converters take turns, run by run, after one round that is not counted (it
+ * fills the file cache): a machine whose speed drifts during the run slows them all alike.
+ */
 export function benchPeers(): PeerFigures[] {
   const available = PEERS.filter((peer) => peer.available());
   const out = mkdtempSync(path.join(tmpdir(), 'quire-peers-'));
@@ -55,13 +59,13 @@ export function benchPeers(): PeerFigures[] {
     .filter((doc) => DOCUMENTS.test(doc.name))
     .map((doc) => {
       const input = copyAsMarkdown(doc, out);
-      const quireMs = timeRuns([process.execPath, path.join(ROOT, 'bin/quire.js'), 'render', input, '-o', path.join(out, 'quire.pdf'), '--resources', 'lenient']);
+      const quire = [process.execPath, path.join(ROOT, 'bin/quire.js'), 'render', input, '-o', path.join(out, 'quire.pdf'), '--resources', 'lenient'];
+      const [quireMs, ...peerMs] = timeInTurns([quire, ...available.map((peer) => peer.command(input, path.join(out, 'peer.pdf')))]);
       const peers = PEERS.map((peer) => {
-        if (!available.includes(peer)) return { name: peer.name, ms: null, ratio: null };
-        const ms = timeRuns(peer.command(input, path.join(out, 'peer.pdf')));
-        return { name: peer.name, ms, ratio: ms / quireMs };
+        const ms = available.includes(peer) ? peerMs[available.indexOf(peer)]! : null;
+        return { name: peer.name, ms, ratio: ms === null ? null : ms / quireMs! };
       });
-      return { document: doc.name, quireMs, peers };
+      return { document: doc.name, quireMs: quireMs!, peers };
     });
 }
 
@@ -79,14 +83,21 @@ export function peersInstalled(): string[] {
 }
 
 function timeRuns(command: string[]): number {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    const result = spawnSync(command[0]!, command.slice(1), { encoding: 'utf8', timeout: 120_000 });
-    if (result.status !== 0) throw new Error(`${path.basename(command[0]!)} failed: ${result.stderr?.slice(0, 500)}`);
-    times.push(performance.now() - start);
+  return timeInTurns([command])[0]!;
+}
+
+/** Median wall milliseconds of each command, run in turns: one uncounted round, then RUNS counted. */
+function timeInTurns(commands: string[][]): number[] {
+  const times = commands.map((): number[] => []);
+  for (let round = 0; round <= RUNS; round++) {
+    commands.forEach((command, k) => {
+      const start = performance.now();
+      const result = spawnSync(command[0]!, command.slice(1), { encoding: 'utf8', timeout: 120_000 });
+      if (result.status !== 0) throw new Error(`${path.basename(command[0]!)} failed: ${result.stderr?.slice(0, 500)}`);
+      if (round > 0) times[k]!.push(performance.now() - start);
+    });
   }
-  return median(times);
+  return times.map(median);
 }
 
 /**
