@@ -48,7 +48,7 @@ export async function paintDocument(laid: LaidOutDocument, settings: PaintSettin
     },
   };
   const doc = new PDFDocument(options as PDFKit.PDFDocumentOptions);
-  const chunks = collectBytes(doc);
+  const bytes = collectBytes(doc);
   const pdf = internals(doc);
   const finished = new Promise<void>((resolve, reject) => {
     doc.on('end', resolve);
@@ -79,7 +79,7 @@ export async function paintDocument(laid: LaidOutDocument, settings: PaintSettin
   sortNameTreesByBytes(pdf);
   doc.end();
   await finished;
-  return new Uint8Array(Buffer.concat(chunks));
+  return bytes();
 }
 
 /** Paints frame items, each inside its structure element or marked as an artifact. */

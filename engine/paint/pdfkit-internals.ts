@@ -56,21 +56,38 @@ export function internals(doc: PDFKit.PDFDocument | InstanceType<typeof PDFDocum
  * The file's bytes, collected as PDFKit writes them. PDFKit pushes each object's few pieces
  * through its Readable stream one by one, converting strings a character at a time: about a
  * tenth of a one-page render, for bytes that are only gathered into one buffer at the end.
+ * Here consecutive strings (dictionaries, object headers) are joined and converted together.
  * Call right after construction: what the constructor wrote (the header) is read back first.
  * The stream still ends as before (its 'end' event), with nothing more passed through it.
+ * Returns what gives the whole file once the document has ended.
  */
-export function collectBytes(doc: PDFKit.PDFDocument | InstanceType<typeof PDFDocument>): Uint8Array[] {
+export function collectBytes(doc: PDFKit.PDFDocument | InstanceType<typeof PDFDocument>): () => Uint8Array {
   const stream = doc as unknown as { read(): Buffer | null; resume(): void };
   const pdf = internals(doc);
   const header = stream.read();
   const chunks: Uint8Array[] = header ? [header] : [];
+  let strings: string[] = [];
+  const convertStrings = () => {
+    if (strings.length === 0) return;
+    chunks.push(Buffer.from(strings.join(''), 'latin1'));
+    strings = [];
+  };
   pdf._write = (data) => {
-    const bytes = typeof data === 'string' ? Buffer.from(`${data}\n`, 'latin1') : data;
-    chunks.push(bytes);
-    pdf._offset += bytes.length;
+    if (typeof data === 'string') {
+      // One byte per character, as PDFKit writes strings ('binary').
+      strings.push(data, '\n');
+      pdf._offset += data.length + 1;
+    } else {
+      convertStrings();
+      chunks.push(data);
+      pdf._offset += data.length;
+    }
   };
   stream.resume();
-  return chunks;
+  return () => {
+    convertStrings();
+    return new Uint8Array(Buffer.concat(chunks));
+  };
 }
 
 /**

@@ -86,9 +86,12 @@ export function flattenInlines(inlines: readonly Inline[], base: BaseStyle, pale
   return preserveSpaces ? { text, spans } : trimEnd({ text, spans });
 }
 
+/** White space a text may need collapsed: anything but single spaces (most texts have none). */
+const COLLAPSIBLE = /[\t\n\r]| {2}/;
+
 function collapseSpaces(value: string, afterSpace: boolean): string {
-  const collapsed = value.replace(/[ \t\n\r]+/g, ' ');
-  return afterSpace ? collapsed.replace(/^ /, '') : collapsed;
+  const collapsed = COLLAPSIBLE.test(value) ? value.replace(/[ \t\n\r]+/g, ' ') : value;
+  return afterSpace && collapsed.startsWith(' ') ? collapsed.slice(1) : collapsed;
 }
 
 function trimEnd(flat: FlatText): FlatText {

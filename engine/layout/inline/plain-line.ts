@@ -7,8 +7,7 @@ import { shapePiece } from './words.js';
 
 /** Printable ASCII: one direction, no marks, no breaks, no objects. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-/** Runs of spaces and runs of anything else: the pieces a line is shaped in. */
-const SEGMENTS = / +|[^ ]+/g;
+const SPACE = 0x20;
 
 /**
  * A line of printable ASCII kept as typed (a line of code) that fits the measure, laid out
@@ -27,12 +26,18 @@ export function plainLine(inlines: readonly Inline[], settings: ParagraphSetting
     const style = inline.color ? { ...marked, color: inline.color } : marked;
     const face = env.fonts.primary(style.font);
     if (!face.coversPrintableAscii()) return null;
-    for (const [segment] of inline.text.matchAll(SEGMENTS)) {
+    // Runs of spaces and runs of anything else, each shaped (and cached) as a word is.
+    const text = inline.text;
+    for (let start = 0; start < text.length; ) {
+      const spaces = text.charCodeAt(start) === SPACE;
       // Spaces before the first glyph are not drawn (layoutParagraph drops them at a line's start).
-      if (entries.length === 0 && segment.startsWith(' ')) return null;
-      const piece = shapePiece(face, segment, style, 0);
+      if (spaces && entries.length === 0) return null;
+      let end = start + 1;
+      while (end < text.length && (text.charCodeAt(end) === SPACE) === spaces) end++;
+      const piece = shapePiece(face, text.slice(start, end), style, 0);
       entries.push({ piece, width: piece.width, actualText: null });
       width += piece.width;
+      start = end;
     }
   }
   if (entries.length === 0 || width > settings.width + FIT_EPSILON) return null;
