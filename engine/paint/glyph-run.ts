@@ -49,14 +49,16 @@ export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, ru
   }
 
   let pen = run.x;
-  // The TJ array being written, without its brackets: glyph codes and position adjustments.
-  let segment = '';
+  // The elements of the TJ array being written: glyph codes and position adjustments, joined
+  // once (a string grown glyph by glyph was most of a render's garbage).
+  let elements: string[] = [];
   let needsMove = true;
   const flush = () => {
-    if (segment.length > 0) ops.push(`[${segment}] TJ`);
-    segment = '';
+    if (elements.length > 0) ops.push(`[${elements.join(' ')}] TJ`);
+    elements = [];
   };
-  for (const glyph of run.glyphs) {
+  for (let i = 0; i < run.glyphs.length; i++) {
+    const glyph = run.glyphs[i]!;
     if (run.perGlyphText) {
       flush();
       needsMove = true;
@@ -78,9 +80,9 @@ export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, ru
         ops.push(`1 0 0 1 ${num(pen)} ${num(baselineY)} Tm`);
         needsMove = false;
       }
-      segment += segment.length > 0 ? ` ${hex}` : hex;
+      elements.push(hex);
       const adjust = ((declared - glyph.advance) * 1000) / size;
-      if (Math.abs(adjust) > 0.01) segment += ` ${num(adjust)}`;
+      if (Math.abs(adjust) > 0.01) elements.push(num(adjust));
     }
     pen += glyph.advance;
     if (run.perGlyphText) {
