@@ -59,7 +59,7 @@ export function benchPeers(): PeerFigures[] {
     .filter((doc) => DOCUMENTS.test(doc.name))
     .map((doc) => {
       const input = copyAsMarkdown(doc, out);
-      const quire = [process.execPath, path.join(ROOT, 'bin/quire.js'), 'render', input, '-o', path.join(out, 'quire.pdf'), '--resources', 'lenient'];
+      const quire = [process.execPath, path.join(ROOT, 'bin/quire.cjs'), 'render', input, '-o', path.join(out, 'quire.pdf'), '--resources', 'lenient'];
       const [quireMs, ...peerMs] = timeInTurns([quire, ...available.map((peer) => peer.command(input, path.join(out, 'peer.pdf')))]);
       const peers = PEERS.map((peer) => {
         const ms = available.includes(peer) ? peerMs[available.indexOf(peer)]! : null;

@@ -2,7 +2,7 @@
 /**
  * Bundles the `quire` command into dist/bundle/ (run by `npm run build`): Node then reads a few
  * large files instead of resolving and loading hundreds of modules, which is most of a cold
- * `quire render`. The files are CommonJS scripts, which bin/load-bundle.js compiles from V8's
+ * `quire render`. The files are CommonJS scripts, which bin/load-bundle.cjs compiles from V8's
  * code cache; this script writes that cache by rendering sample documents with it. Render
  * workers still load the unbundled modules of dist/.
  */

@@ -21,7 +21,7 @@ const NATIVE_EXTERNALS = ['better-sqlite3', '@resvg/resvg-js'];
  * Returns the esbuild result and the modules of packages that read files beside themselves.
  *
  * `commonJs` turns every output file into a CommonJS script afterwards (imports of other chunks
- * become `require` calls), for bin/load-bundle.js, which compiles scripts from V8's code cache;
+ * become `require` calls), for bin/load-bundle.cjs, which compiles scripts from V8's code cache;
  * Node 20 has no such cache for ES modules.
  */
 export async function bundleQuire({ repo, dist, outdir, entries, commonJs = false }) {

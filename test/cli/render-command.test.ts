@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pdftotext } from '../support/pdf-tools.js';
 
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/quire.js');
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/quire.cjs');
 
 function quire(args: string[], input?: string) {
   return spawnSync(process.execPath, [BIN, ...args], input === undefined ? {} : { input });

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { systemClock } from '../../src/clock.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
-const BIN = fileURLToPath(new URL('../../../bin/quire.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../../bin/quire.cjs', import.meta.url));
 
 describe('quire admin commands', () => {
   let dir: string;

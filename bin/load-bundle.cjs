@@ -7,21 +7,22 @@
  * refuses a cache made by another V8 or with other flags; the file is then compiled from source,
  * as Node would.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import vm from 'node:vm';
+const { existsSync, readFileSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+const vm = require('node:vm');
 
 const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
 
 /** Loaded bundle files by path, with the scripts they were compiled as. */
 const loaded = new Map();
 
-const REPOSITORY = new URL('../', import.meta.url);
+const REPOSITORY = new URL('../', pathToFileURL(__filename));
 const BUNDLE_DIR = decodeURIComponent(new URL('dist/bundle/', REPOSITORY).pathname);
 const CLI = new URL('dist/bundle/dist/src/cli/main.js', REPOSITORY);
 
-export function hasBundle() {
+function hasBundle() {
   return existsSync(CLI);
 }
 
@@ -29,7 +30,7 @@ export function hasBundle() {
  * Runs the bundled command. With `writeCache`, every bundle file loaded that has no code cache
  * yet is written one when the process exits, holding whatever it compiled by then.
  */
-export function runBundle({ writeCache = false } = {}) {
+function runBundle({ writeCache = false } = {}) {
   // Bundled modules find their files under this root (see scripts/bundle.mjs).
   process.env.QUIRE_BUNDLE_URL = REPOSITORY.href;
   if (writeCache) process.on('exit', writeCaches);
@@ -65,3 +66,5 @@ function writeCaches() {
     if (!existsSync(`${file}.v8cache`)) writeFileSync(`${file}.v8cache`, script.createCachedData());
   }
 }
+
+module.exports = { hasBundle, runBundle };
