@@ -184,26 +184,27 @@ function isForced(node: KpNode): boolean {
 /**
  * A word hyphenated across lines must extract whole: its first box stands for the whole word
  * (ActualText) and its other parts, on either line, for nothing. Returns that text by node.
+ * Only a break at a hyphenation point splits a word, so only those breaks are looked at.
  */
 function hyphenatedWordText(nodes: KpNode[], payloads: Payload[], breaks: KpBreak[]): Map<number, string> {
   const texts = new Map<number, string>();
-  const taken = new Set(breaks.map((lineBreak) => lineBreak.position));
-  let wordStart = 0;
-  for (let i = 0; i <= nodes.length; i++) {
+  const inWord = (i: number) => {
     const node = nodes[i];
-    const inWord = node !== undefined && (node.type === 'box' || (node.type === 'penalty' && node.flagged));
-    if (inWord) continue;
+    return node !== undefined && (node.type === 'box' || (node.type === 'penalty' && node.flagged));
+  };
+  for (const { position } of breaks) {
+    const node = nodes[position]!;
+    if (node.type !== 'penalty' || !node.flagged) continue;
+    let start = position;
+    while (inWord(start - 1)) start--;
+    let end = position;
+    while (inWord(end + 1)) end++;
     const boxes: number[] = [];
-    let split = false;
-    for (let j = wordStart; j < i; j++) {
-      if (nodes[j]!.type === 'box') boxes.push(j);
-      else if (taken.has(j)) split = true;
-    }
-    if (split) {
-      const word = boxes.map((j) => pieceText(payloads[j]!.piece)).join('');
-      boxes.forEach((j, index) => texts.set(j, index === 0 ? word : ''));
-    }
-    wordStart = i + 1;
+    for (let j = start; j <= end; j++) if (nodes[j]!.type === 'box') boxes.push(j);
+    // A word hyphenated twice (over three lines) is found twice.
+    if (boxes.length === 0 || texts.has(boxes[0]!)) continue;
+    const word = boxes.map((j) => pieceText(payloads[j]!.piece)).join('');
+    boxes.forEach((j, index) => texts.set(j, index === 0 ? word : ''));
   }
   return texts;
 }
