@@ -6,10 +6,11 @@ import { beginText, END_TEXT, glyphRunOps, type TextState } from './glyph-run.js
 import { writeOutline } from './outline.js';
 import { collectBytes, internals, sortNameTreesByBytes, type DocumentInternals, type EmbeddedFontInternals, type PdfRef } from './pdfkit-internals.js';
 import { hexTextString } from './pdf-values.js';
+import { postscriptName } from './postscript-name.js';
 import { lineOps, paintOps, rectOps } from './shapes.js';
 import { StructureWriter } from './structure.js';
 import { explicitCurves } from './explicit-curves.js';
-import { subsetTrueType } from './truetype-subset.js';
+import { subsetTrueType, type TrueTypeSource } from './truetype-subset.js';
 
 export interface PaintSettings {
   signal: AbortSignal | undefined;
@@ -252,7 +253,13 @@ class ItemPainter {
   private font(key: string): EmbeddedFontInternals {
     let font = this.fonts.get(key);
     if (!font) {
-      this.doc.font(fontLibrary.known(key).font as unknown as string, key);
+      const source = fontLibrary.known(key).font;
+      // PDFKit names the font by its PostScript name, which fontkit finds by decoding its whole name table.
+      if (!Object.hasOwn(source, 'postscriptName')) {
+        const name = postscriptName(source as unknown as TrueTypeSource);
+        if (name !== null) Object.defineProperty(source, 'postscriptName', { value: name });
+      }
+      this.doc.font(source as unknown as string, key);
       font = this.pdf._font;
       useOwnTrueTypeSubset(font);
       this.fonts.set(key, font);
