@@ -1,6 +1,7 @@
 import type { GlyphRunItem } from '../layout/frame.js';
 import type { EmbeddedFontInternals, PageInternals } from './pdfkit-internals.js';
 import { hexTextString, num, rgb } from './pdf-values.js';
+import { advanceWidths } from './truetype-subset.js';
 
 /**
  * What the open text object has set so far: consecutive runs (a paragraph's lines, a code
@@ -65,7 +66,7 @@ export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, ru
       ops.push(`/Span <</ActualText ${hexTextString(glyph.chars)}>> BDC`);
     }
     const code = font.subset.includeGlyph(glyph.id);
-    font.widths[code] ??= font.font.getGlyph(glyph.id).advanceWidth * font.scale;
+    font.widths[code] ??= advanceWidth(font, glyph.id) * font.scale;
     font.unicode[code] ??= [...glyph.chars].map((char) => char.codePointAt(0)!);
     const hex = glyphCode(code);
     const declared = (font.widths[code]! * size) / 1000;
@@ -93,6 +94,18 @@ export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, ru
   flush();
   if (run.actualText !== null) ops.push('EMC');
   return ops.join('\n');
+}
+
+/** Advance widths from each font's hmtx table; fontkit's for a variable font, whose advances vary. */
+const advanceTables = new WeakMap<EmbeddedFontInternals, ((glyph: number) => number) | null>();
+
+function advanceWidth(font: EmbeddedFontInternals, glyph: number): number {
+  let table = advanceTables.get(font);
+  if (table === undefined) {
+    table = font.font._variationProcessor ? null : advanceWidths(font.font);
+    advanceTables.set(font, table);
+  }
+  return table ? table(glyph) : font.font.getGlyph(glyph).advanceWidth;
 }
 
 /** Glyph codes as written in TJ arrays (`<002a>`), made once each: a document writes the same few hundred codes again and again. */

@@ -20,10 +20,7 @@ export interface TrueTypeSource {
  * not listed yet and must append them to `glyphs`, returning their new id.
  */
 export function subsetTrueType(source: TrueTypeSource, glyphs: number[], include: (glyph: number) => number): Uint8Array {
-  const table = (tag: string): Uint8Array | undefined => {
-    const entry = source.directory.tables[tag];
-    return entry && source.stream.buffer.subarray(entry.offset, entry.offset + entry.length);
-  };
+  const table = (tag: string) => tableOf(source, tag);
   const head = required(table('head'), 'head');
   const hhea = required(table('hhea'), 'hhea');
   const glyf = required(table('glyf'), 'glyf');
@@ -96,6 +93,23 @@ function glyphOutlines(glyf: Uint8Array, loca: Uint8Array, format: number): (gly
 }
 
 /** A glyph's advance width and left side bearing; glyphs past the long metrics share the last advance. */
+/**
+ * Each glyph's advance width in font units, read from the hmtx table; null when the font lacks
+ * it. (fontkit decodes a glyph's outline to answer, for vertical metrics Quire does not use.)
+ */
+export function advanceWidths(source: TrueTypeSource): ((glyph: number) => number) | null {
+  const hhea = tableOf(source, 'hhea');
+  const hmtx = tableOf(source, 'hmtx');
+  if (!hhea || !hmtx || hhea.length < 36) return null;
+  const metrics = horizontalMetrics(hmtx, view(hhea).getUint16(34));
+  return (glyph) => metrics(glyph)[0];
+}
+
+function tableOf(source: TrueTypeSource, tag: string): Uint8Array | undefined {
+  const entry = source.directory.tables[tag];
+  return entry && source.stream.buffer.subarray(entry.offset, entry.offset + entry.length);
+}
+
 function horizontalMetrics(hmtx: Uint8Array, longMetrics: number): (glyph: number) => [number, number] {
   const data = view(hmtx);
   return (glyph) => {

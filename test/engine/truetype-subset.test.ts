@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import * as fontkit from 'fontkit';
-import { subsetTrueType, type TrueTypeSource } from '../../engine/paint/truetype-subset.js';
+import { advanceWidths, subsetTrueType, type TrueTypeSource } from '../../engine/paint/truetype-subset.js';
 
 const fontFile = (name: string) => readFileSync(new URL(`../../../fonts/${name}`, import.meta.url));
 const open = (bytes: Buffer) => fontkit.create(bytes) as unknown as Font;
@@ -67,5 +67,26 @@ describe('TrueType subsets', () => {
     const before = Buffer.from(font.stream.buffer);
     subsetTrueType(font, [0, 40, 41], (id) => id);
     assert.ok(before.equals(Buffer.from(font.stream.buffer)));
+  });
+
+  it("should read every glyph's advance width as fontkit does, and the glyphs past the long metrics fontkit cannot", () => {
+    for (const name of ['source-serif-4/SourceSerif4_400Regular.ttf', 'jetbrains-mono/JetBrainsMono_700Bold.ttf', 'noto-sans-arabic/NotoSansArabic_400Regular.ttf']) {
+      const font = open(fontFile(name));
+      const advance = advanceWidths(font)!;
+      let answered = 0;
+      for (let id = 0; id < font.numGlyphs; id++) {
+        const mine = advance(id);
+        let expected: number;
+        try {
+          expected = font.getGlyph(id).advanceWidth;
+        } catch {
+          // fontkit reads past its hmtx bearings for the last glyph of JetBrains Mono Bold.
+          continue;
+        }
+        assert.equal(mine, expected, `${name} glyph ${id}`);
+        answered++;
+      }
+      assert.ok(answered >= font.numGlyphs - 1, `${name}: ${answered} of ${font.numGlyphs}`);
+    }
   });
 });
