@@ -6,11 +6,11 @@ import { beginText, END_TEXT, glyphRunOps, type TextState } from './glyph-run.js
 import { writeOutline } from './outline.js';
 import { collectBytes, internals, sortNameTreesByBytes, type DocumentInternals, type EmbeddedFontInternals, type PdfRef } from './pdfkit-internals.js';
 import { hexTextString } from './pdf-values.js';
-import { postscriptName } from './postscript-name.js';
+import { postscriptName, type TrueTypeSource } from './font-tables.js';
 import { lineOps, paintOps, rectOps } from './shapes.js';
 import { StructureWriter } from './structure.js';
 import { explicitCurves } from './explicit-curves.js';
-import { subsetTrueType, type TrueTypeSource } from './truetype-subset.js';
+import { subsetTrueType } from './truetype-subset.js';
 
 export interface PaintSettings {
   signal: AbortSignal | undefined;

@@ -1,7 +1,7 @@
 import type { GlyphRunItem } from '../layout/frame.js';
 import type { EmbeddedFontInternals, PageInternals } from './pdfkit-internals.js';
 import { hexTextString, num, rgb } from './pdf-values.js';
-import { advanceWidths } from './truetype-subset.js';
+import { advanceWidths } from './font-tables.js';
 
 /**
  * What the open text object has set so far: consecutive runs (a paragraph's lines, a code

@@ -1,5 +1,5 @@
 import type PDFDocument from 'pdfkit';
-import type { TrueTypeSource } from './truetype-subset.js';
+import type { TrueTypeSource } from './font-tables.js';
 
 /**
  * The parts of PDFKit 0.20 that Quire uses beyond its public API, named in one place:

@@ -7,12 +7,7 @@
  * structure library; on a one-page document that was about 40% of the whole render. This one
  * never parses an outline, so the cost is the bytes copied.
  */
-
-/** The part of fontkit's font the subset reads: its file and table directory. */
-export interface TrueTypeSource {
-  stream: { buffer: Uint8Array };
-  directory: { tables: Record<string, { offset: number; length: number } | undefined> };
-}
+import { horizontalMetrics, tableOf, view, type TrueTypeSource } from './font-tables.js';
 
 /**
  * The glyphs of `source` listed in `glyphs` (old ids; the new id of each is its place in the
@@ -69,10 +64,6 @@ function required(bytes: Uint8Array | undefined, tag: string): Uint8Array {
   return bytes;
 }
 
-function view(bytes: Uint8Array): DataView {
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
 function padding(length: number): number {
   return (4 - (length % 4)) % 4;
 }
@@ -89,33 +80,6 @@ function glyphOutlines(glyf: Uint8Array, loca: Uint8Array, format: number): (gly
     if ((glyph + 2) * entry > loca.length) return new Uint8Array(0);
     const start = offset(glyph);
     return glyf.subarray(start, Math.max(start, offset(glyph + 1)));
-  };
-}
-
-/** A glyph's advance width and left side bearing; glyphs past the long metrics share the last advance. */
-/**
- * Each glyph's advance width in font units, read from the hmtx table; null when the font lacks
- * it. (fontkit decodes a glyph's outline to answer, for vertical metrics Quire does not use.)
- */
-export function advanceWidths(source: TrueTypeSource): ((glyph: number) => number) | null {
-  const hhea = tableOf(source, 'hhea');
-  const hmtx = tableOf(source, 'hmtx');
-  if (!hhea || !hmtx || hhea.length < 36) return null;
-  const metrics = horizontalMetrics(hmtx, view(hhea).getUint16(34));
-  return (glyph) => metrics(glyph)[0];
-}
-
-function tableOf(source: TrueTypeSource, tag: string): Uint8Array | undefined {
-  const entry = source.directory.tables[tag];
-  return entry && source.stream.buffer.subarray(entry.offset, entry.offset + entry.length);
-}
-
-function horizontalMetrics(hmtx: Uint8Array, longMetrics: number): (glyph: number) => [number, number] {
-  const data = view(hmtx);
-  return (glyph) => {
-    if (glyph < longMetrics) return [data.getUint16(glyph * 4), data.getInt16(glyph * 4 + 2)];
-    const bearingAt = longMetrics * 4 + (glyph - longMetrics) * 2;
-    return [data.getUint16((longMetrics - 1) * 4), bearingAt + 2 <= hmtx.length ? data.getInt16(bearingAt) : 0];
   };
 }
 

@@ -85,19 +85,21 @@ export function layoutParagraph(inlines: readonly Inline[], settings: ParagraphS
   const breaks = chooseBreaks(nodes, settings.width, justified, settings.base.size);
   const lines: LaidLine[] = [];
   const wholeWords = hyphenatedWordText(nodes, payloads, breaks);
+  const drawn = lineSettings(settings, env, bidi.baseLevel % 2 === 1);
+  // In a justified paragraph the last line, and any line a forced break ends, is set ragged.
+  const ragged: LineSettings = justified ? { ...drawn, align: 'start' } : drawn;
   let start = 0;
   for (const lineBreak of breaks) {
     const entries = lineEntries(nodes, payloads, start, lineBreak, justified, wholeWords);
     const last = lineBreak.position === nodes.length - 1 || isForced(nodes[lineBreak.position]!);
-    const align = settings.align === 'justify' && last ? 'start' : settings.align;
-    lines.push(drawLine(entries, { ...lineSettings(settings, env, align), rtl: bidi.baseLevel % 2 === 1 }));
+    lines.push(drawLine(entries, last ? ragged : drawn));
     start = lineBreak.position + 1;
   }
   return lines;
 }
 
-/** How a paragraph's lines are drawn, left to right: the text's ascent and descent set the baseline in the leading. */
-export function lineSettings(settings: ParagraphSettings, env: ParagraphEnv, align: Alignment): LineSettings {
+/** How a paragraph's lines are drawn: the text's ascent and descent set the baseline in the leading. */
+export function lineSettings(settings: ParagraphSettings, env: ParagraphEnv, rtl: boolean): LineSettings {
   const face = env.fonts.primary(settings.base.font);
   const scale = face.scale(settings.base.size);
   return {
@@ -106,8 +108,8 @@ export function lineSettings(settings: ParagraphSettings, env: ParagraphEnv, ali
     leading: settings.leading,
     textAscent: face.ascent * scale,
     textDescent: -face.descent * scale,
-    align,
-    rtl: false,
+    align: settings.align,
+    rtl,
     palette: env.palette,
     fonts: env.fonts,
     tagger: env.tagger,

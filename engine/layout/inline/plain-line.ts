@@ -41,5 +41,5 @@ export function plainLine(inlines: readonly Inline[], settings: ParagraphSetting
     }
   }
   if (entries.length === 0 || width > settings.width + FIT_EPSILON) return null;
-  return drawLine(entries, lineSettings(settings, env, settings.align));
+  return drawLine(entries, lineSettings(settings, env, false));
 }

@@ -4,8 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import * as fontkit from 'fontkit';
 import { render } from '../../engine/index.js';
-import { postscriptName } from '../../engine/paint/postscript-name.js';
-import type { TrueTypeSource } from '../../engine/paint/truetype-subset.js';
+import { postscriptName, type TrueTypeSource } from '../../engine/paint/font-tables.js';
 import { pdffonts } from '../support/pdf-tools.js';
 
 const FONTS = new URL('../../../fonts/', import.meta.url);
