@@ -4,6 +4,11 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** `quire render FILE -o OUT` as a user runs it: the installed command, bin/quire. */
+export function quireRender(file: string, out: string): string[] {
+  return [path.join(ROOT, 'bin/quire'), 'render', file, '-o', out, '--resources', 'lenient'];
+}
+
 export interface BenchDocument {
   name: string;
   file: string;

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { benchCorpus, ROOT, type BenchDocument } from './corpus.js';
+import { benchCorpus, quireRender, ROOT, type BenchDocument } from './corpus.js';
 
 export interface EngineFigures {
   name: string;
@@ -41,7 +41,7 @@ function measure(doc: BenchDocument, out: string): EngineFigures {
   const coldRss: number[] = [];
   const timed = existsSync(TIME);
   for (let i = 0; i < RUNS; i++) {
-    const command = [process.execPath, path.join(ROOT, 'bin/quire.cjs'), 'render', doc.file, '-o', path.join(out, 'out.pdf'), '--resources', 'lenient'];
+    const command = quireRender(doc.file, path.join(out, 'out.pdf'));
     const start = performance.now();
     const result = timed ? spawnSync(TIME, ['-f', 'maxrss %M', ...command], { encoding: 'utf8' }) : spawnSync(command[0]!, command.slice(1), { encoding: 'utf8' });
     cold.push(performance.now() - start);

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { benchCorpus, ROOT, type BenchDocument } from './corpus.js';
+import { benchCorpus, quireRender, ROOT, type BenchDocument } from './corpus.js';
 import { median } from './engine-bench.js';
 
 /** The converters a user would pick instead of Quire, run when installed (see bench/README.md). */
@@ -59,7 +59,7 @@ export function benchPeers(): PeerFigures[] {
     .filter((doc) => DOCUMENTS.test(doc.name))
     .map((doc) => {
       const input = copyAsMarkdown(doc, out);
-      const quire = [process.execPath, path.join(ROOT, 'bin/quire.cjs'), 'render', input, '-o', path.join(out, 'quire.pdf'), '--resources', 'lenient'];
+      const quire = quireRender(input, path.join(out, 'quire.pdf'));
       const [quireMs, ...peerMs] = timeInTurns([quire, ...available.map((peer) => peer.command(input, path.join(out, 'peer.pdf')))]);
       const peers = PEERS.map((peer) => {
         const ms = available.includes(peer) ? peerMs[available.indexOf(peer)]! : null;
