@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,10 +20,9 @@ describe('the quire command (bin/quire)', { skip: process.platform === 'win32' }
       process.stderr.write('PROBE ' + JSON.stringify({ extraCerts: process.env.NODE_EXTRA_CA_CERTS ?? null, threads }) + '\\n');
     });`,
   );
-  const probed = (command: string, args: string[], options: SpawnSyncOptions = {}) => {
+  const probed = (command: string, args: string[]) => {
     const result = spawnSync(command, args, {
       input: '# Launched',
-      ...options,
       env: { ...process.env, NODE_OPTIONS: `--require ${probe}`, NODE_EXTRA_CA_CERTS: path.join(dir, 'extra-roots.pem') },
     });
     const stderr = result.stderr.toString();
