@@ -6,7 +6,8 @@ import { constants, setPriority } from 'node:os';
  * the lowest scheduling priority, for a one-shot command whose main thread is the whole
  * critical path. Node starts four helpers; on a machine with two cores they preempted the
  * main thread, and a cold render of the CommonMark spec took about 7% longer. At low priority
- * they still run, on whatever the main thread leaves free.
+ * they still run, on whatever the main thread leaves free. (There, bin/quire starts Node with one
+ * helper, which helps more; this covers more cores and Node started directly.)
  *
  * Linux only: a process may lower its own threads' priority there, and lists them in
  * /proc/self/task. Elsewhere nothing changes. Threads started later (libuv's pool, workers)

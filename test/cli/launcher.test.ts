@@ -1,34 +1,26 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pdftotext } from '../support/pdf-tools.js';
+import { processReport, writeProcessProbe, type ProcessReport } from '../support/process-probe.js';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin');
 
 describe('the quire command (bin/quire)', { skip: process.platform === 'win32' }, () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-launcher-'));
-  // Preloaded into the Node process the launcher starts: what it was started with, as it exits.
-  const probe = path.join(dir, 'probe.cjs');
-  writeFileSync(
-    probe,
-    `process.on('exit', () => {
-      const threads = require('fs').existsSync('/proc/self/task') ? require('fs').readdirSync('/proc/self/task').length : null;
-      process.stderr.write('PROBE ' + JSON.stringify({ extraCerts: process.env.NODE_EXTRA_CA_CERTS ?? null, threads }) + '\\n');
-    });`,
-  );
+  const probe = writeProcessProbe(dir);
+  // The probe is preloaded into the Node process the launcher starts.
   const probed = (command: string, args: string[]) => {
     const result = spawnSync(command, args, {
       input: '# Launched',
       env: { ...process.env, NODE_OPTIONS: `--require ${probe}`, NODE_EXTRA_CA_CERTS: path.join(dir, 'extra-roots.pem') },
     });
     const stderr = result.stderr.toString();
-    const report = /PROBE (.*)/.exec(stderr);
-    assert.ok(report, stderr);
-    return { ...result, stderr, probe: JSON.parse(report[1]!) as { extraCerts: string | null; threads: number | null } };
+    return { ...result, stderr, probe: processReport(stderr) };
   };
 
   it('should render through a relative link in another folder, as npm links commands', async () => {
@@ -57,6 +49,7 @@ describe('the quire command (bin/quire)', { skip: process.platform === 'win32' }
     assert.equal(launched.status, 0, launched.stderr);
     assert.equal(plain.status, 0, plain.stderr);
     const fewer = availableParallelism() <= 2 ? 3 : 0;
-    assert.equal(plain.probe.threads! - launched.probe.threads!, fewer, `threads: ${plain.probe.threads} started by node, ${launched.probe.threads} by bin/quire`);
+    const threads = (report: ProcessReport) => report.helperNices!.length + 1;
+    assert.equal(threads(plain.probe) - threads(launched.probe), fewer, `threads: ${threads(plain.probe)} started by node, ${threads(launched.probe)} by bin/quire`);
   });
 });

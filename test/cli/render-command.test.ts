@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pdftotext } from '../support/pdf-tools.js';
+import { processReport, writeProcessProbe } from '../support/process-probe.js';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/quire.cjs');
 
@@ -60,22 +61,11 @@ describe('quire render', () => {
     assert.equal(existsSync(path.join(dir, 'broken.pdf')), false);
   });
   it('should leave the main thread the normal priority and give V8\'s helper threads the lowest (Linux)', { skip: !existsSync('/proc/self/task') }, () => {
-    // A preloaded script reads every thread's nice value as the render exits.
-    const probe = path.join(dir, 'nice-probe.cjs');
-    writeFileSync(
-      probe,
-      `process.on('exit', () => {
-        const fs = require('fs');
-        const nice = (task) => Number(fs.readFileSync('/proc/self/task/' + task + '/stat', 'utf8').split(') ')[1].split(' ')[16]);
-        const helpers = fs.readdirSync('/proc/self/task').filter((task) => Number(task) !== process.pid);
-        process.stderr.write('NICE ' + JSON.stringify({ main: nice(process.pid), helpers: helpers.map(nice) }) + '\\n');
-      });`,
-    );
-    const result = spawnSync(process.execPath, ['--require', probe, BIN, 'render', '-', '-o', '-'], { input: '# Priority' });
+    const result = spawnSync(process.execPath, ['--require', writeProcessProbe(dir), BIN, 'render', '-', '-o', '-'], { input: '# Priority' });
     assert.equal(result.status, 0, result.stderr.toString());
-    const reported = JSON.parse(/NICE (.*)/.exec(result.stderr.toString())![1]!) as { main: number; helpers: number[] };
-    assert.equal(reported.main, 0);
-    assert.ok(reported.helpers.length >= 4, `V8's helpers: ${reported.helpers.length}`);
-    assert.ok(reported.helpers.every((nice) => nice === 19), `helper priorities: ${reported.helpers}`);
+    const reported = processReport(result.stderr.toString());
+    assert.equal(reported.mainNice, 0);
+    assert.ok(reported.helperNices!.length >= 4, `V8's helpers: ${reported.helperNices!.length}`);
+    assert.ok(reported.helperNices!.every((nice) => nice === 19), `helper priorities: ${reported.helperNices}`);
   });
 });
