@@ -4,7 +4,7 @@ import type { FrameItem, LaidOutDocument, PathItem } from '../layout/frame.js';
 import { fontLibrary } from '../text/font-library.js';
 import { beginText, END_TEXT, glyphRunOps, type TextState } from './glyph-run.js';
 import { writeOutline } from './outline.js';
-import { collectBytes, internals, sortNameTreesByBytes, type DocumentInternals, type EmbeddedFontInternals, type PdfRef } from './pdfkit-internals.js';
+import { collectBytes, escapeMetadataXml, internals, sortNameTreesByBytes, type DocumentInternals, type EmbeddedFontInternals, type PdfRef } from './pdfkit-internals.js';
 import { hexTextString } from './pdf-values.js';
 import { postscriptName, type TrueTypeSource } from './font-tables.js';
 import { lineOps, paintOps, rectOps } from './shapes.js';
@@ -51,6 +51,7 @@ export async function paintDocument(laid: LaidOutDocument, settings: PaintSettin
   const doc = new PDFDocument(options as PDFKit.PDFDocumentOptions);
   const bytes = collectBytes(doc);
   const pdf = internals(doc);
+  escapeMetadataXml(pdf);
   const finished = new Promise<void>((resolve, reject) => {
     doc.on('end', resolve);
     doc.on('error', reject);

@@ -46,6 +46,10 @@ export interface DocumentInternals {
   createStructParentTreeNextKey(): number;
   openImage(src: Buffer): unknown;
   file(src: Buffer, options: Record<string, unknown>): unknown;
+  /** The document information: the Info dictionary's entries, and the XMP packet's. */
+  info: Record<string, unknown>;
+  /** Writes the information into the XMP packet (at the end, before the packet is closed). */
+  _addInfo(): void;
 }
 
 export function internals(doc: PDFKit.PDFDocument | InstanceType<typeof PDFDocument>): DocumentInternals {
@@ -88,6 +92,33 @@ export function collectBytes(doc: PDFKit.PDFDocument | InstanceType<typeof PDFDo
     convertStrings();
     return new Uint8Array(Buffer.concat(chunks));
   };
+}
+
+/**
+ * PDFKit writes the document information into the XMP packet as raw XML (`${this.info.Title}`),
+ * so a title holding `</rdf:li>` or `<?xpacket end="w"?>` would rewrite the packet. Here every
+ * value is escaped for XML while the packet is written, and characters XML 1.0 cannot hold are
+ * left out; the Info dictionary, written apart, keeps the values as they are.
+ */
+export function escapeMetadataXml(doc: DocumentInternals): void {
+  const addInfo = doc._addInfo;
+  doc._addInfo = function escapedAddInfo(this: DocumentInternals) {
+    const info = this.info;
+    this.info = Object.fromEntries(Object.entries(info).map(([key, value]) => [key, typeof value === 'string' ? xmlText(value) : value]));
+    try {
+      addInfo.call(this);
+    } finally {
+      this.info = info;
+    }
+  };
+}
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+function xmlText(value: string): string {
+  return value
+    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
+    .replace(/[&<>"']/g, (char) => XML_ESCAPES[char]!);
 }
 
 /**

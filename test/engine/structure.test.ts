@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { render } from '../../engine/index.js';
 import { fixture } from '../support/fixtures.js';
 import { pdfinfo, structureText } from '../support/pdf-tools.js';
+import { openPdf } from '../support/pdfjs.js';
 
 const PNG_1x1 = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
@@ -44,6 +45,17 @@ describe('tagged structure', () => {
     assert.match(raw, /\/Lang \(en-GB\)/);
     assert.match(raw, /\/DisplayDocTitle true/);
     assert.equal((await pdfinfo(pdf)).Title, 'Accessible');
+  });
+
+  it('should write a title of XML markup into the XMP packet as text, never as markup', async () => {
+    const title = `A & B </rdf:li></rdf:Alt></dc:title><?xpacket end="w"?><x:evil/> 'q'`;
+    const { pdf } = await render(`---\ntitle: '${title.replaceAll("'", "''")}'\n---\n\nText.`);
+    const { metadata } = await (await openPdf(pdf)).getMetadata();
+    assert.equal(metadata?.get('dc:title'), title, 'an XML reader finds the whole title as the title');
+    const packet = /<\?xpacket begin[\s\S]*?<\?xpacket end="w"\?>/.exec(Buffer.from(pdf).toString('utf8'))![0];
+    assert.match(packet, /<\/x:xmpmeta>\s*<\?xpacket end="w"\?>$/, 'the packet ends where PDFKit ends it');
+    assert.doesNotMatch(packet, /<x:evil/);
+    assert.equal((await pdfinfo(pdf)).Title, title, 'the Info dictionary keeps the title as written');
   });
 
   it('should omit the structure when tagged is off', async () => {

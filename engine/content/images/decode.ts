@@ -1,10 +1,9 @@
 import type { RendererBounds } from '../../options.js';
-import { checkImageBounds, type ImageResource } from '../../resources/image.js';
+import type { ImageResource } from '../../resources/image.js';
 import { ResourceLoadError } from '../../resources/loader.js';
 import { SvgError } from '../svg/svg-error.js';
-import { readImageHeader } from './header.js';
-import { isCompletePng } from './png-chunks.js';
 import { jpegOrientation, swapsSides } from './jpeg-orientation.js';
+import { checkRaster } from './raster-check.js';
 
 /** An SVG document, possibly after a byte order mark, an XML declaration or comments. */
 function looksLikeSvg(bytes: Uint8Array): boolean {
@@ -36,14 +35,10 @@ export async function decodeImage(id: string, bytes: Uint8Array, settings: Decod
       throw error;
     }
   }
-  const header = readImageHeader(bytes);
-  if (!header) throw new ResourceLoadError('unreadable', 'not a PNG, JPEG, GIF, WebP or SVG image');
-  checkImageBounds(header, settings.bounds);
+  const header = await checkRaster(bytes, settings.bounds);
   const { width, height } = header;
-  if (width === 0 || height === 0) throw new ResourceLoadError('unreadable', 'an image of no pixels');
   switch (header.format) {
     case 'png':
-      if (!isCompletePng(bytes)) throw new ResourceLoadError('unreadable', 'a PNG cut short or with broken chunks');
       return { kind: 'raster', id, format: 'png', bytes, width, height };
     case 'jpeg': {
       const turned = swapsSides(jpegOrientation(bytes));

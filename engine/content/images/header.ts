@@ -57,10 +57,17 @@ function gifHeader(bytes: Uint8Array): ImageHeader | null {
   return { format: 'gif', width, height };
 }
 
-/** Canvas size of an extended file (VP8X), else the size in the lossy or lossless bitstream. */
+/** RIFF header and the first chunk's header before its data. */
+const WEBP_CHUNK_DATA = 20;
+
+/**
+ * Canvas size of an extended file (VP8X), else the size in the lossy or lossless bitstream;
+ * each read only as far as it needs (a whole lossless image can be 28 bytes).
+ */
 function webpHeader(bytes: Uint8Array): ImageHeader | null {
-  if (bytes.length < 30) return null;
   const chunk = ascii(bytes, 12, 4);
+  const needed = chunk === 'VP8L' ? 5 : 10;
+  if (bytes.length < WEBP_CHUNK_DATA + needed) return null;
   if (chunk === 'VP8X') return { format: 'webp', width: u24le(bytes, 24) + 1, height: u24le(bytes, 27) + 1 };
   if (chunk === 'VP8 ') {
     if (bytes[23] !== 0x9d || bytes[24] !== 0x01 || bytes[25] !== 0x2a) return null;

@@ -1,43 +1,43 @@
-import { parseDocument } from 'htmlparser2';
 import { RendererBoundError } from '../../errors.js';
 import type { RendererBounds } from '../../options.js';
 import type { ImageResource } from '../../resources/image.js';
 import { IDENTITY, type Drawing } from '../drawing.js';
-import { elementsOf, idsOf, svgToDrawing } from '../svg/parse-svg.js';
+import { parseSvg, svgToDrawing } from '../svg/parse-svg.js';
 import { rasterSize } from './raster-size.js';
 import { loadResvg, resvgOptions } from './resvg.js';
 import { pixelsForWork, tameEffects } from './svg-effects.js';
 import { svgForResvg } from './svg-for-resvg.js';
+import { keepSafeLinks } from './svg-links.js';
 import { svgRoute } from './svg-features.js';
 
 /**
  * An SVG image: drawn as vectors by Quire's converter when it can carry everything the SVG
  * uses; through resvg's simplified SVG for markers and the like; as a raster made by resvg for
- * filters, masks, patterns and clipping. The converter always runs first: it refuses entities
- * and bounds the work, nesting and `<use>` expansion before resvg sees anything.
+ * filters, masks, patterns and clipping. One canonical tree serves every reader; its links are
+ * made safe and the converter runs first — it refuses entities and bounds the work, nesting and
+ * `<use>` expansion — before resvg sees anything.
  */
 export async function svgImage(id: string, text: string, bounds: RendererBounds): Promise<ImageResource> {
   const options = { maxDepth: bounds.maxDepth, imageBounds: bounds };
-  const drawing = svgToDrawing(text, options);
-  const document = parseDocument(text, { xmlMode: true, decodeEntities: true });
-  const elements = elementsOf(document.children);
-  const root = elements.find((element) => element.name === 'svg')!;
-  const ids = idsOf(elements);
+  const svg = parseSvg(text, options);
+  await keepSafeLinks(svg, bounds);
+  const drawing = svgToDrawing(svg, options);
+  const { document, elements, ids, root } = svg;
   const route = svgRoute(elements, ids, root);
   if (route === 'direct') return { kind: 'vector', id, drawing };
   const { Resvg } = await loadResvg();
   const fonts = elements.some((element) => element.name === 'text');
   try {
     if (route === 'normalise') {
-      const simplified = new Resvg(svgForResvg(elements, root, bounds), resvgOptions({ mode: 'original' }, fonts)).toString();
+      const simplified = new Resvg(svgForResvg(svg), resvgOptions({ mode: 'original' }, fonts)).toString();
       return { kind: 'vector', id, drawing: svgToDrawing(simplified, options) };
     }
     const widthPt = drawing.width * drawing.unit;
     const heightPt = drawing.height * drawing.unit;
     const work = tameEffects(document, elements, ids, rasterSize(widthPt, heightPt, Number.POSITIVE_INFINITY, bounds).width / drawing.width);
     const pixels = rasterSize(widthPt, heightPt, pixelsForWork(work), bounds);
-    const svg = svgForResvg(elements, root, bounds, { ...pixels, viewBox: root.attribs.viewBox ?? `0 0 ${drawing.width} ${drawing.height}` });
-    const png = new Resvg(svg, resvgOptions({ mode: 'original' }, fonts)).render().asPng();
+    const sized = svgForResvg(svg, { ...pixels, viewBox: root.attribs.viewBox ?? `0 0 ${drawing.width} ${drawing.height}` });
+    const png = new Resvg(sized, resvgOptions({ mode: 'original' }, fonts)).render().asPng();
     return { kind: 'vector', id, drawing: rasterDrawing(drawing, { kind: 'raster', id: `${id}-raster`, format: 'png', bytes: png, ...pixels }) };
   } catch (error) {
     // resvg's XML reader is stricter than the converter's: what it cannot read is drawn directly.

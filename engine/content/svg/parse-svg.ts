@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { parseDocument } from 'htmlparser2';
 import { SvgError } from './svg-error.js';
-import type { ChildNode, Element } from 'domhandler';
+import type { ChildNode, Document, Element } from 'domhandler';
+import { canonicalizeSvg } from './canonical.js';
 import { RendererBoundError } from '../../errors.js';
 import { DEFAULT_BOUNDS, type RendererBounds } from '../../options.js';
 import { checkImageBounds, sniffImage } from '../../resources/image.js';
@@ -29,23 +30,42 @@ const DEFAULT_MAX_ELEMENTS = 50_000;
 const SKIPPED = new Set(['defs', 'clipPath', 'mask', 'pattern', 'marker', 'symbol', 'linearGradient', 'radialGradient', 'filter', 'style', 'title', 'desc', 'metadata', 'script', 'foreignObject']);
 const SHAPES = new Set(['path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon']);
 
+/** An SVG's canonical tree (canonical.ts) and what its readers look up in it. */
+export interface ParsedSvg {
+  document: Document;
+  /** Every element, in document order. */
+  elements: Element[];
+  /** The first `<svg>` element. */
+  root: Element;
+  ids: Map<string, Element>;
+}
+
 /**
- * SVG text → a Drawing: shapes become paths with their fill and stroke, `<use>` is expanded,
- * `<style>` rules, custom properties and color-mix() are resolved, text stays text (drawn in
- * Quire's fonts). Filters, masks and clip paths are not drawn.
+ * SVG text → its canonical tree: entity declarations refused and nesting and element counts
+ * bounded before a tree is built, then namespaces resolved once so that every later reader —
+ * the converter, the link checks, resvg — sees the same elements and attributes.
  */
-export function svgToDrawing(svg: string, options: SvgOptions = {}): Drawing {
+export function parseSvg(svg: string, options: SvgOptions = {}): ParsedSvg {
   if (/<!ENTITY/i.test(svg)) throw new RendererBoundError('SvgWorkLimit', 'SVG entity declarations are refused');
   const maxElements = options.maxElements ?? DEFAULT_MAX_ELEMENTS;
   if (checkNesting(svg, options.maxDepth ?? DEFAULT_MAX_DEPTH, true) > maxElements) {
     throw new RendererBoundError('SvgWorkLimit', `SVG has more than ${maxElements} elements`);
   }
   const document = parseDocument(svg, { xmlMode: true, decodeEntities: true });
+  canonicalizeSvg(document);
   const elements = elementsOf(document.children);
   const root = elements.find((element) => element.name === 'svg');
   if (!root) throw new SvgError('no <svg> element');
-  const walker = new SvgWalker(document, root, elements, options);
-  return walker.drawing();
+  return { document, elements, root, ids: idsOf(elements) };
+}
+
+/**
+ * SVG → a Drawing: shapes become paths with their fill and stroke, `<use>` is expanded,
+ * `<style>` rules, custom properties and color-mix() are resolved, text stays text (drawn in
+ * Quire's fonts). Filters, masks and clip paths are not drawn.
+ */
+export function svgToDrawing(svg: string | ParsedSvg, options: SvgOptions = {}): Drawing {
+  return new SvgWalker(typeof svg === 'string' ? parseSvg(svg, options) : svg, options).drawing();
 }
 
 export { SvgError } from './svg-error.js';
@@ -72,16 +92,18 @@ export function idsOf(elements: readonly Element[]): Map<string, Element> {
 
 class SvgWalker {
   private readonly items: DrawingItem[] = [];
+  private readonly root: Element;
   private readonly ids: Map<string, Element>;
   private readonly sheets: SheetDeclarations;
   private readonly maxElements: number;
   private readonly maxDepth: number;
   private work = 0;
 
-  constructor(document: ReturnType<typeof parseDocument>, private readonly root: Element, elements: Element[], private readonly options: SvgOptions) {
+  constructor({ document, elements, root, ids }: ParsedSvg, private readonly options: SvgOptions) {
     this.maxElements = options.maxElements ?? DEFAULT_MAX_ELEMENTS;
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-    this.ids = idsOf(elements);
+    this.root = root;
+    this.ids = ids;
     checkExpansion(document.children, this.ids, { maxElements: this.maxElements, maxDepth: this.maxDepth });
     const styles = elements.filter((element) => element.name === 'style').map(textOf);
     this.sheets = readStyleSheets(document, styles);

@@ -159,3 +159,12 @@ function webp(spec: ImageSpec): Buffer {
   riff.write('WEBP', 8, 'latin1');
   return Buffer.concat([riff, vp8x]);
 }
+
+/** The Markdown a recipe sends (raw body or JSON `markdown`) and its `resources` mode; null for requests that carry none. */
+export function recipeMarkdown(recipe: Recipe): { markdown: string; resources?: 'strict' | 'lenient' } | null {
+  if (recipe.method !== undefined || recipe.path !== undefined || recipe.headers !== undefined) return null;
+  if (!recipe.json) return recipe.body ? { markdown: bytes(recipe.body).toString('utf8') } : null;
+  const { markdown, resources } = jsonValue(recipe.json) as { markdown?: unknown; resources?: unknown };
+  if (typeof markdown !== 'string') return null;
+  return { markdown, ...((resources === 'strict' || resources === 'lenient') && { resources }) };
+}
