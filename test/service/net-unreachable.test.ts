@@ -28,7 +28,7 @@ describe('the service when every outbound connection fails at once', { skip: fre
     assert.equal(lenient.headers['x-service-resources-failed'], '3/3');
     assert.equal(lenient.headers['x-service-resources-failed-ids'], '1,2,3');
     const text = await pdftotext(Buffer.from(lenient.body as string, 'base64'));
-    for (const alt of ['unrouted https', 'unrouted http', 'prohibited']) assert.match(text, new RegExp(alt));
+    for (const alt of ['https unrouted', 'http unrouted', 'https prohibited']) assert.ok(text.includes(alt), `"${alt}" in:\n${text}`);
   });
 
   it('should answer 422 resource_fetch_failed for the first image in strict mode', () => {
