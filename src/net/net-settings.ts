@@ -4,6 +4,7 @@
  * (SPEC "Measurement rules" 7 leaves them to the deployment). Plain data, so it can be handed to
  * render workers.
  */
+import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 
 export interface NetSettings {
@@ -54,11 +55,26 @@ export function netSettingsFromEnv(env: NodeJS.ProcessEnv): NetSettings {
   }
   return {
     blockedDomains: (list('QUIRE_NET_BLOCKED_DOMAINS') ?? []).map(normalizeDomain),
-    dnsServers: list('QUIRE_NET_DNS_SERVERS'),
+    dnsServers: list('QUIRE_NET_DNS_SERVERS')?.map(checkDnsServer),
     allowLoopback: loopback === '1',
     resourceTimeoutMs: seconds('QUIRE_NET_RESOURCE_TIMEOUT_S', DEFAULT_NET_SETTINGS.resourceTimeoutMs),
     resourcesTimeoutMs: seconds('QUIRE_NET_RESOURCES_TIMEOUT_S', DEFAULT_NET_SETTINGS.resourcesTimeoutMs),
   };
+}
+
+/**
+ * An IP address, `IPv4:port` or `[address]:port`, as the resolver takes them. Checked here
+ * because the resolver checks only at the first lookup, and not all of it: a name throws then,
+ * port 0 aborts the whole process (a failed assertion in Node's c-ares binding), and a port past
+ * 65535 is quietly taken modulo 65536.
+ */
+function checkDnsServer(server: string): string {
+  const { host, port = '53' } =
+    /^\[(?<host>[^\]]+)\](?::(?<port>\d+))?$/.exec(server)?.groups ?? /^(?<host>[^:]+):(?<port>\d+)$/.exec(server)?.groups ?? { host: server };
+  if (isIP(host!) === 0 || Number(port) < 1 || Number(port) > 65_535) {
+    throw new Error(`QUIRE_NET_DNS_SERVERS: "${server}" is not an IP address with an optional port (1-65535)`);
+  }
+  return server;
 }
 
 /** `*.Bücher.Example.` → `xn--bcher-kva.example`: how domains are compared (as the URL parser writes host names). */

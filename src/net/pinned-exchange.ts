@@ -6,7 +6,8 @@
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import net from 'node:net';
+import tls from 'node:tls';
 import type { Destination } from './destination.js';
 
 export interface ExchangeOptions {
@@ -39,21 +40,11 @@ export class ExchangeError extends Error {
 }
 
 export function exchange(destination: Destination, options: ExchangeOptions): Promise<ExchangeResult> {
-  const { url, address } = destination;
+  const { url } = destination;
   const secure = url.protocol === 'https:';
+  const defaultPort = secure ? 443 : 80;
+  const port = url.port === '' ? defaultPort : Number(url.port);
   return new Promise((resolve, reject) => {
-    const request = (secure ? https : http).request({
-      protocol: url.protocol,
-      host: url.hostname,
-      port: url.port === '' ? undefined : Number(url.port),
-      path: `${url.pathname}${url.search}`,
-      method: options.method,
-      headers: options.headers,
-      agent: false,
-      family: 4,
-      // Node skips `lookup` for an IP literal host, which is then the checked address itself.
-      lookup: pinnedLookup(address),
-    });
     let settled = false;
     const finish = (outcome: () => void) => {
       if (settled) return;
@@ -65,14 +56,35 @@ export function exchange(destination: Destination, options: ExchangeOptions): Pr
       request.destroy();
     };
     const fail = (failure: ExchangeFailure, message: string) => finish(() => reject(new ExchangeError(failure, message)));
+    const onNetworkError = (error: NodeJS.ErrnoException) => fail('network', failedConnection(error));
+
+    // Anything this throws (only for arguments built here) rejects the promise; a failure to
+    // connect, however early, arrives as an 'error' event on the socket or the request.
+    const request = (secure ? https : http).request({
+      protocol: url.protocol,
+      host: url.hostname,
+      port,
+      defaultPort,
+      path: `${url.pathname}${url.search}`,
+      method: options.method,
+      headers: options.headers,
+      // No agent: the connection is this request's own, never reused (`Connection: close`). Its
+      // socket gets an 'error' handler as it is made: the request attaches one only a tick later,
+      // and an 'error' with no handler is thrown as an uncaught exception.
+      createConnection: () => {
+        const socket = connectPinned(destination, port);
+        socket.on('error', onNetworkError);
+        socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+        return socket;
+      },
+    });
+    request.on('error', onNetworkError);
     const connectTimer = setTimeout(() => fail('connect_timeout', 'no connection within the time allowed'), options.connectTimeoutMs);
     const wholeTimer = setTimeout(() => fail('timeout', 'no complete answer within the time allowed'), options.timeoutMs);
     const onAbort = () => fail('aborted', 'the request was cancelled');
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
-    request.on('socket', (socket) => socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer)));
-    request.on('error', (error: NodeJS.ErrnoException) => fail('network', failedConnection(error)));
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
       const max = options.maxBodyBytes;
@@ -86,7 +98,7 @@ export function exchange(destination: Destination, options: ExchangeOptions): Pr
         chunks.push(chunk);
       });
       response.on('end', () => finish(() => resolve({ status, headers: response.headers, body: new Uint8Array(Buffer.concat(chunks)) })));
-      response.on('error', (error: NodeJS.ErrnoException) => fail('network', failedConnection(error)));
+      response.on('error', onNetworkError);
       response.on('aborted', () => fail('network', 'the answer was cut off'));
     });
     request.end(options.body);
@@ -98,10 +110,19 @@ function failedConnection(error: NodeJS.ErrnoException): string {
   return `the connection failed (${error.code ?? 'error'})`;
 }
 
-/** A `lookup` that answers every name with the one checked address, in both of Node's calling forms. */
-function pinnedLookup(address: string): LookupFunction {
-  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options.all) callback(null, [{ address, family: 4 }]);
-    else callback(null, address, 4);
-  }) as unknown as LookupFunction;
+/**
+ * A socket to the checked address itself: no name is looked up, so no lookup callback runs. Node
+ * starts the connect of an address literal on a later tick, so the caller's 'error' handler,
+ * attached as this returns, is in place before connect() can fail, even when it fails at once
+ * (ENETUNREACH, EACCES, EPERM). TLS still checks the certificate against the URL's host name.
+ */
+function connectPinned({ url, address }: Destination, port: number): net.Socket {
+  if (url.protocol !== 'https:') return net.connect({ host: address, port });
+  return tls.connect({
+    host: address,
+    port,
+    // SNI carries names only; an address literal in the URL is the address checked.
+    ...(net.isIP(url.hostname) === 0 && { servername: url.hostname }),
+    checkServerIdentity: (_host, cert) => tls.checkServerIdentity(url.hostname, cert),
+  });
 }

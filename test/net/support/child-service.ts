@@ -20,6 +20,8 @@ export interface ChildService {
   dbFile: string;
   /** Everything the service logged so far. */
   stderr(): string;
+  /** The exit code or signal once the process has ended (before `close`, it should not have). */
+  exited(): string | null;
   /** The shape the service harness's helpers (`render`, `reservations`) read. */
   harness: TestService;
   close(): Promise<void>;
@@ -45,7 +47,13 @@ export async function startChildService(env: Record<string, string>): Promise<Ch
   });
   const store = SqliteStore.open(dbFile, systemClock);
   const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let exit: string | null = null;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exit = String(code ?? signal);
+      resolve();
+    }),
+  );
   const close = async () => {
     child.kill('SIGTERM');
     await exited;
@@ -53,5 +61,5 @@ export async function startChildService(env: Record<string, string>): Promise<Ch
     rmSync(dir, { recursive: true, force: true });
   };
   const harness = { url, store, dbFile, dir } as unknown as TestService;
-  return { url, store, dbFile, stderr: () => log, harness, close };
+  return { url, store, dbFile, stderr: () => log, exited: () => exit, harness, close };
 }
