@@ -1,11 +1,14 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ResourceLoadError, type LoadContext, type LoadedResource, type ResourceLoader } from './loader.js';
 
 /**
  * Loads relative paths (and file: URLs) from inside one base folder, never outside it:
- * `..` and symbolic links that leave the folder are refused.
+ * `..` and symbolic links that leave the folder are refused. Only regular files are read, checked
+ * on the open file itself (opened without blocking, so a FIFO put in a file's place cannot hang
+ * the render).
  */
 export function folderLoader(baseDir: string): ResourceLoader {
   const base = path.resolve(baseDir);
@@ -20,22 +23,29 @@ export function folderLoader(baseDir: string): ResourceLoader {
       }
       const realBase = await realpath(base);
       if (!isInside(realBase, real)) throw new ResourceLoadError('forbidden', 'the file is outside the base folder');
-      const info = await stat(real);
-      if (!info.isFile()) throw new ResourceLoadError('not_found', 'not a file');
-      if (info.size > context.remainingBytes) throw new ResourceLoadError('too_large', 'the file exceeds the resource budget');
-      return { bytes: new Uint8Array(await readFile(real)) };
+      const file = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
+      try {
+        const info = await file.stat();
+        if (!info.isFile()) throw new ResourceLoadError('not_found', 'not a file');
+        if (info.size > context.remainingBytes) throw new ResourceLoadError('too_large', 'the file exceeds the resource budget');
+        return { bytes: new Uint8Array(await file.readFile()) };
+      } finally {
+        await file.close();
+      }
     },
   };
 }
 
 function resolveInside(base: string, url: string): string {
-  let relative: string;
-  if (/^file:/i.test(url)) {
-    relative = fileURLToPath(url);
-  } else if (/^[a-z][a-z0-9+.-]*:/i.test(url)) {
+  if (!/^file:/i.test(url) && /^[a-z][a-z0-9+.-]*:/i.test(url)) {
     throw new ResourceLoadError('unsupported_scheme', 'only local paths are loaded from a folder');
-  } else {
-    relative = decodeURIComponent(url.split(/[?#]/)[0]!);
+  }
+  let relative: string;
+  try {
+    relative = /^file:/i.test(url) ? fileURLToPath(url) : decodeURIComponent(url.split(/[?#]/)[0]!);
+  } catch {
+    // A file: URL with a host or an encoded slash, or broken percent-encoding.
+    throw new ResourceLoadError('not_found', 'not a path to a file');
   }
   const target = path.resolve(base, relative);
   if (!isInside(base, target)) throw new ResourceLoadError('forbidden', 'the path leaves the base folder');

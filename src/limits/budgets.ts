@@ -1,13 +1,13 @@
 /**
  * Budgets measured on the document as sent, before anything is reserved (SPEC "Measurement
- * rules" 3–5): embedded `data:` payloads are split out of the Markdown and counted as resources.
- * The scan is textual, so a `data:` URI written inside a code block counts too — erring towards
- * refusing before a document is spent rather than after.
+ * rules" 3–5): the payloads of `data:` images — Markdown images and HTML `src`/`srcset`, the
+ * references the renderer loads — are split out of the Markdown and counted as resources. Text
+ * that merely looks like a `data:` URI (in code, in prose, as a link's target) is Markdown.
  */
 import type { Features } from '../../engine/options.js';
 import { base64DecodedLength } from '../../engine/resources/data-uri.js';
-import { remoteImageUrls } from '../net/remote-references.js';
 import { payloadTooLarge, tooManyResources } from '../service-error.js';
+import { distinctRemote, imageReferences } from './image-references.js';
 import { KIB, MAX_EMBEDDED_RESOURCES, MAX_REMOTE_RESOURCES, MIB, type PlanId, type PlanLimits } from './plans.js';
 
 export interface DocumentMeasure {
@@ -20,21 +20,23 @@ export interface DocumentMeasure {
   remoteCount: number;
 }
 
-/** `data:` + media type and parameters + `,` + payload, up to what ends a URL in Markdown or HTML. */
-const DATA_URI = /\bdata:([^,\s()"'<>]*),([^\s()"'<>]*)/gi;
+/** `data:` + media type and parameters + `,` + payload. */
+const DATA_URI = /^data:([^,]*),/i;
 
 export function measureDocument(markdown: string, features: Pick<Features, 'images' | 'html_blocks'>): DocumentMeasure {
   let payloadBytes = 0;
   let embeddedBytes = 0;
   let embeddedCount = 0;
-  for (const match of markdown.matchAll(DATA_URI)) {
-    const header = match[1]!;
-    const payload = match[2]!;
+  const references = imageReferences(markdown, { html: features.html_blocks });
+  for (const url of references) {
+    const data = DATA_URI.exec(url);
+    if (!data) continue;
+    const payload = url.slice(data[0].length);
     payloadBytes += Buffer.byteLength(payload, 'utf8');
-    embeddedBytes += /;base64$/i.test(header) ? base64DecodedLength(payload) : percentDecodedLength(payload);
+    embeddedBytes += /;base64$/i.test(data[1]!) ? base64DecodedLength(payload) : percentDecodedLength(payload);
     embeddedCount += 1;
   }
-  const remoteCount = features.images ? remoteImageUrls(markdown, { html: features.html_blocks }).size : 0;
+  const remoteCount = features.images ? distinctRemote(references).size : 0;
   return { markdownBytes: Buffer.byteLength(markdown, 'utf8') - payloadBytes, embeddedBytes, embeddedCount, remoteCount };
 }
 

@@ -17,7 +17,6 @@ import { tracedRender, tracedWorkspace } from './support/traced-render.js';
 const FILE_CASES = /svg|image|img|html|iframe|script|object|file:|relative/i;
 /** Peak resident memory of the renderer over the whole corpus. */
 const MEMORY_CEILING_MB = 1024;
-const RUN_MS = 300_000;
 
 function hostileDocuments(): CorpusDocument[] {
   const manifest = JSON.parse(readFileSync(new URL('../../../fixtures/hostile/manifest.json', import.meta.url), 'utf8')) as {
@@ -35,7 +34,7 @@ describe('the renderer under strace', () => {
     const targets = plantTargets(folder, outside);
     const documents = [...linkAttackCorpus(folder, targets), ...hostileDocuments()];
     const started = performance.now();
-    const run = await tracedRender(documents, folder, RUN_MS);
+    const run = await tracedRender(documents, folder);
     console.log(`traced: ${documents.length} documents in ${Math.round(performance.now() - started)} ms, peak RSS ${Math.round(run.maxRssBytes / MIB)} MB, ${run.opened.size} files opened`);
     assert.deepEqual(run.forbidden, [], 'files opened that the renderer was not given');
     for (const file of targets.files) assert.equal(run.opened.has(file), false, `${file} was opened`);
@@ -43,5 +42,6 @@ describe('the renderer under strace', () => {
     assert.equal(run.failure, null, 'the renderer finished');
     assert.ok(run.maxRssBytes < MEMORY_CEILING_MB * MIB, `peak RSS ${Math.round(run.maxRssBytes / MIB)} MB`);
     assert.equal(run.outcomes.length, documents.length, 'every document was answered');
+    assert.deepEqual(run.outcomes.filter(({ outcome }) => outcome.startsWith('untyped')), [], 'every refusal is a typed error');
   });
 });

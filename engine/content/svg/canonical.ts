@@ -4,10 +4,14 @@ export const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
 export const XLINK_NAMESPACE = 'http://www.w3.org/1999/xlink';
 const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 
-/** Prefixes an attribute keeps, by namespace; any other namespaced attribute is dropped. */
-const KEPT_PREFIXES = new Map([
-  [XLINK_NAMESPACE, 'xlink'],
-  [XML_NAMESPACE, 'xml'],
+/**
+ * The namespaced attributes kept, by namespace: their prefix and local names. resvg reads an
+ * attribute of the SVG, XLink or XML namespace by its local name alone (`xml:href` is an href to
+ * it), so any other is dropped rather than left for a reader to take for something else.
+ */
+const KEPT_NAMESPACED = new Map([
+  [XLINK_NAMESPACE, { prefix: 'xlink', names: new Set(['href']) }],
+  [XML_NAMESPACE, { prefix: 'xml', names: new Set(['space', 'lang']) }],
 ]);
 /** SVG elements that carry another language; no reader here runs or draws them. */
 const FOREIGN_CONTENT = new Set(['script', 'foreignObject']);
@@ -77,9 +81,9 @@ function canonicalAttributes(attributes: Record<string, string>, scope: Scope): 
     // Attributes without a prefix are in no namespace, whatever the default namespace is.
     const name = qualified.includes(':') ? resolve(qualified, scope, undefined) : { namespace: '', local: qualified };
     if (!name || !PLAIN_NAME.test(name.local)) continue;
-    const prefix = name.namespace === '' ? '' : KEPT_PREFIXES.get(name.namespace);
-    if (prefix === undefined) continue;
-    const canonical = prefix === '' ? name.local : `${prefix}:${name.local}`;
+    const namespaced = KEPT_NAMESPACED.get(name.namespace);
+    if (name.namespace !== '' && !namespaced?.names.has(name.local)) continue;
+    const canonical = namespaced ? `${namespaced.prefix}:${name.local}` : name.local;
     // Two spellings of one name: an XML reader refuses the element; keeping the first is as safe.
     if (!(canonical in kept)) kept[canonical] = value;
   }

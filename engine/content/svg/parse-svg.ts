@@ -273,12 +273,30 @@ class SvgWalker {
     });
   }
 
-  /** A gradient drawn as the average of its stops: vectors stay vectors, shading is approximate. */
+  /**
+   * A gradient drawn as the average of its stops: vectors stay vectors, shading is approximate.
+   * One without stops takes those of the gradient it links to, followed without recursion; a
+   * chain that comes back to itself is refused, as a `<use>` that does.
+   */
   private gradient(id: string): Rgba | null {
-    const element = this.ids.get(id);
-    if (!element || !/Gradient$/.test(element.name)) return null;
-    const stops = element.children.filter((child): child is Element => child.type === 'tag' && child.name === 'stop');
-    const colors = stops
+    const seen = new Set<Element>();
+    for (let element = this.ids.get(id); element && /Gradient$/.test(element.name); ) {
+      if (seen.has(element)) throw new RendererBoundError('DepthLimit', 'an SVG gradient inherits from itself');
+      seen.add(element);
+      const colors = this.stopColors(element);
+      if (colors.length > 0) {
+        const average = (channel: 0 | 1 | 2) => colors.reduce((sum, color) => sum + color.color[channel], 0) / colors.length;
+        return { color: [Math.round(average(0)), Math.round(average(1)), Math.round(average(2))], alpha: colors.reduce((sum, color) => sum + color.alpha, 0) / colors.length };
+      }
+      const inherited = element.attribs.href ?? element.attribs['xlink:href'];
+      element = inherited?.startsWith('#') ? this.ids.get(inherited.slice(1)) : undefined;
+    }
+    return null;
+  }
+
+  private stopColors(gradient: Element): Rgba[] {
+    const stops = gradient.children.filter((child): child is Element => child.type === 'tag' && child.name === 'stop');
+    return stops
       .map((stop) => {
         const declarations = new Map(declarationsOf(stop, this.sheets));
         const color = parseColor(declarations.get('stop-color') ?? stop.attribs['stop-color'] ?? 'black');
@@ -286,12 +304,6 @@ class SvgWalker {
         return color && Number.isFinite(opacity) ? { ...color, alpha: color.alpha * Math.max(0, Math.min(1, opacity)) } : color;
       })
       .filter((color): color is Rgba => color !== null);
-    if (colors.length === 0) {
-      const inherited = element.attribs.href ?? element.attribs['xlink:href'];
-      return inherited?.startsWith('#') && inherited.slice(1) !== id ? this.gradient(inherited.slice(1)) : null;
-    }
-    const average = (channel: 0 | 1 | 2) => colors.reduce((sum, color) => sum + color.color[channel], 0) / colors.length;
-    return { color: [Math.round(average(0)), Math.round(average(1)), Math.round(average(2))], alpha: colors.reduce((sum, color) => sum + color.alpha, 0) / colors.length };
   }
 }
 

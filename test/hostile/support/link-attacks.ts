@@ -44,12 +44,15 @@ export function redPng(): Buffer {
   return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-/** SVG bodies, each linking `href` one way; `wrap` adds the root and a blur so resvg draws it. */
+/** SVG bodies, each linking `href` one way (svgDocument puts them under a blur, so resvg reads them). */
 const SVG_LINKS: Array<[string, (href: string) => string]> = [
   ['an XLink href under another prefix, in a switch', (href) => `<switch><image x:href="${href}" width="10" height="10"/></switch>`],
   ['an XLink href under a prefix declared on the element', (href) => `<g filter="url(#blur)"><image xmlns:l="${XLINK}" l:href="${href}" width="10" height="10"/></g>`],
   ['a plain href in a filtered group', (href) => `<g filter="url(#blur)"><image href="${href}" width="10" height="10"/></g>`],
   ['an xlink:href', (href) => `<image xlink:href="${href}" width="10" height="10"/>`],
+  // Found by the fuzzer: resvg reads SVG-, XLink- and XML-namespace attributes by local name.
+  ['an href in the XML namespace', (href) => `<image xml:href="${href}" width="10" height="10"/>`],
+  ['an href in the SVG namespace under a prefix', (href) => `<image xmlns:s="${SVG}" s:href="${href}" width="10" height="10"/>`],
   ['an image element under an SVG prefix', (href) => `<s:image xmlns:s="${SVG}" href="${href}" width="10" height="10"/>`],
   ['an feImage', (href) => `<filter id="read"><feImage x:href="${href}"/></filter><rect width="10" height="10" filter="url(#read)"/>`],
   ['a use of an element in another file', (href) => `<use x:href="${href}#a"/><use href="${href}"/>`],
@@ -62,7 +65,7 @@ const SVG_LINKS: Array<[string, (href: string) => string]> = [
 ];
 
 function svgDocument(body: string): string {
-  return `<svg xmlns="${SVG}" xmlns:x="${XLINK}" xmlns:xlink="${XLINK}" width="20" height="20" viewBox="0 0 20 20"><filter id="blur"><feGaussianBlur stdDeviation="1"/></filter>${body}</svg>`;
+  return `<svg xmlns="${SVG}" xmlns:x="${XLINK}" xmlns:xlink="${XLINK}" width="20" height="20" viewBox="0 0 20 20"><filter id="blur"><feGaussianBlur stdDeviation="1"/></filter><g filter="url(#blur)">${body}</g></svg>`;
 }
 
 function dataUri(type: string, content: string | Uint8Array): string {

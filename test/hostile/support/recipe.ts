@@ -11,7 +11,7 @@
  *   {"base64": Part[]}                      the Base64 of the parts (for data: URIs)
  *   {"image": ImageSpec}                    image bytes (headers that declare any size)
  */
-import { deflateSync, crc32 } from 'node:zlib';
+import { constants, crc32, deflateRawSync, deflateSync } from 'node:zlib';
 
 export type Part =
   | string
@@ -28,6 +28,8 @@ export interface ImageSpec {
   height: number;
   /** PNG: real pixel rows (all zero) deflated, RGBA; otherwise a token image stream. */
   pixels?: boolean;
+  /** PNG: pixel data that inflates to this many zero bytes (MiB), whatever the size declared. */
+  inflatesToMib?: number;
   /** Keep only the first n bytes. */
   truncate?: number;
 }
@@ -123,8 +125,24 @@ function png(spec: ImageSpec): Buffer {
   header.writeUInt32BE(spec.height, 4);
   header.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA, deflate, no filter method, no interlace
   // Every row: filter byte 0 and zero pixels; deflated, 196 MB of them take a few hundred KB.
-  const rows = spec.pixels ? deflateSync(Buffer.alloc((spec.width * 4 + 1) * spec.height), { level: 9 }) : deflateSync(Buffer.alloc(16));
+  const rows = spec.inflatesToMib !== undefined
+    ? zeroStream(spec.inflatesToMib)
+    : deflateSync(spec.pixels ? Buffer.alloc((spec.width * 4 + 1) * spec.height) : Buffer.alloc(16), { level: 9 });
   return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', rows), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const MIB = 1 << 20;
+
+/**
+ * A zlib stream of `mib` MiB of zero bytes (about 1 KB per MiB), made without ever holding them:
+ * one MiB deflated into blocks that end on a byte (a sync flush) repeated, a final empty block,
+ * and the Adler-32 of that many zeros.
+ */
+function zeroStream(mib: number): Buffer {
+  const oneMib = deflateRawSync(Buffer.alloc(MIB), { level: 9, finishFlush: constants.Z_SYNC_FLUSH });
+  const adler = Buffer.alloc(4);
+  adler.writeUInt32BE(((((mib * MIB) % 65521) << 16) | 1) >>> 0);
+  return Buffer.concat([Buffer.from([0x78, 0xda]), ...Array.from({ length: mib }, () => oneMib), Buffer.from([3, 0]), adler]);
 }
 
 function jpeg(spec: ImageSpec): Buffer {

@@ -8,11 +8,11 @@
  * The corpus is an array of {name, markdown, resources?}; relative resources are read from
  * <folder> through the engine's folder loader. Before each document the process tries to open
  * `<folder>/.case-<index>` (which does not exist): in a system-call trace that line marks where
- * the document's own calls begin.
+ * the document's own calls begin; after each document it writes a `.` to stderr.
  */
 import { openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { folderLoader, render, type ResourceMode } from '../../../engine/index.js';
+import { folderLoader, QuireError, render, type ResourceMode } from '../../../engine/index.js';
 
 export interface CorpusDocument {
   name: string;
@@ -22,12 +22,12 @@ export interface CorpusDocument {
 
 export interface CorpusOutcome {
   name: string;
-  /** `rendered`, or the error's class name. */
+  /** `rendered`, the class of an error the engine throws on purpose, or `untyped: …` for any other failure. */
   outcome: string;
 }
 
 /** Per document, so a slow one is answered as the service would: with a timeout. */
-const DOCUMENT_MS = 20_000;
+export const DOCUMENT_MS = 20_000;
 
 export function caseMarker(folder: string, index: number): string {
   return path.join(folder, `.case-${index}`);
@@ -48,9 +48,10 @@ async function main(): Promise<void> {
     try {
       await render(document.markdown, { loader, resources: document.resources ?? 'lenient', limits: { signal: AbortSignal.timeout(DOCUMENT_MS) } });
     } catch (error) {
-      outcome = error instanceof Error ? error.constructor.name : 'thrown';
+      outcome = error instanceof QuireError ? error.name : `untyped: ${String(error)}`;
     }
     outcomes.push({ name: document.name, outcome });
+    process.stderr.write('.');
   }
   process.stdout.write(`${JSON.stringify({ outcomes, maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);
 }

@@ -6,14 +6,14 @@
  * the machine facts Node and V8 read, the installed fonts the engine falls back to, and what the
  * test hands the process (its corpus and the documents' folder).
  */
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SYSTEM_FONT_DIRS } from '../../../engine/text/font-catalog.js';
-import type { CorpusDocument, CorpusOutcome } from './render-corpus.js';
+import { DOCUMENT_MS, type CorpusDocument, type CorpusOutcome } from './render-corpus.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const RENDERER = fileURLToPath(new URL('./render-corpus.js', import.meta.url));
@@ -22,6 +22,7 @@ const RENDERER = fileURLToPath(new URL('./render-corpus.js', import.meta.url));
 const ALLOWED = [
   // The package: its code, dependencies and bundled fonts.
   ...['node_modules/', 'dist/', 'fonts/'].map((folder) => path.join(REPO, folder)),
+  `${realpathSync(path.join(REPO, 'node_modules'))}/`,
   ...SYSTEM_FONT_DIRS.map((folder) => `${folder}/`),
   // Node, the libraries it links and what it and V8 read about the machine.
   process.execPath, '/lib/', '/lib64/', '/usr/lib/', '/etc/ld.so.cache', '/etc/ld.so.preload',
@@ -49,8 +50,11 @@ export function tracedWorkspace(): { folder: string; outside: string } {
   return workspace;
 }
 
-/** Renders `documents` reading resources from `folder`, the child killed past `timeoutMs`; the trace is read either way. */
-export async function tracedRender(documents: CorpusDocument[], folder: string, timeoutMs: number): Promise<TracedRun> {
+/** Past this without a document answered, the child is stuck where a deadline cannot reach (native code). */
+const STALL_MS = 2 * DOCUMENT_MS;
+
+/** Renders `documents` reading resources from `folder`, the child killed when it stalls; the trace is read either way. */
+export async function tracedRender(documents: CorpusDocument[], folder: string): Promise<TracedRun> {
   const corpus = path.join(path.dirname(folder), 'corpus.json');
   const traceFile = path.join(path.dirname(folder), 'trace');
   writeFileSync(corpus, JSON.stringify(documents));
@@ -58,13 +62,32 @@ export async function tracedRender(documents: CorpusDocument[], folder: string, 
   // Node reads the certificates NODE_EXTRA_CA_CERTS names as it starts; a render connects nowhere.
   const env = { ...process.env };
   delete env.NODE_EXTRA_CA_CERTS;
+  const strace = ['-f', '-qq', '-s', '4096', '-e', 'trace=open,openat,openat2,creat,connect', '-o', traceFile];
+  // A group of its own, so the renderer is killed with strace (killing strace alone lets it run on).
+  const process_ = spawn('strace', [...strace, process.execPath, RENDERER, corpus, folder], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const child = await new Promise<{ stdout: string; failure: string | null }>((resolve) => {
-    execFile(
-      'strace',
-      ['-f', '-qq', '-s', '4096', '-e', 'trace=open,openat,openat2,creat,connect', '-o', traceFile, process.execPath, RENDERER, corpus, folder],
-      { cwd: REPO, env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 << 20 },
-      (error, stdout, stderr) => resolve({ stdout, failure: error ? `${error.message}: ${stderr}` : null }),
-    );
+    let stdout = '';
+    let stderr = '';
+    let stalled = false;
+    let watchdog = setTimeout(() => {}, 0);
+    const watch = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        stalled = true;
+        process.kill(-process_.pid!, 'SIGKILL');
+      }, STALL_MS);
+    };
+    watch();
+    process_.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    process_.stderr.setEncoding('utf8').on('data', (text: string) => {
+      stderr += text.replace(/\./g, '');
+      watch();
+    });
+    process_.once('close', (code, signal) => {
+      clearTimeout(watchdog);
+      if (stalled) resolve({ stdout, failure: `no document was answered for ${STALL_MS} ms` });
+      else resolve({ stdout, failure: code === 0 ? null : `the renderer ended (${code ?? signal}): ${stderr}` });
+    });
   });
   const report = child.failure === null ? (JSON.parse(child.stdout) as { outcomes: CorpusOutcome[]; maxRssBytes: number }) : { outcomes: [], maxRssBytes: 0 };
   const trace = await readFile(traceFile, 'utf8');

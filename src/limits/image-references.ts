@@ -1,16 +1,18 @@
 /**
- * The remote images a document links, counted on the text as sent — before anything is reserved
- * (SPEC "What a refusal costs": linked resources are counted on the document as sent). A
- * textual scan, linear in the length, run on the service's event loop: inline images `![…](url)`,
- * reference images `![…][label]` / `![label]` with their definitions, and HTML `<img src>`.
- * Fenced code and code spans are skipped. The loader's own count stays the authority; this one only lets a
- * document that plainly links too many be refused for free.
+ * The images a document uses, found on the text as sent — before anything is reserved (SPEC
+ * "What a refusal costs": resources are counted on the document as sent). A textual scan, linear
+ * in the length, run on the service's event loop: inline images `![…](url)`, reference images
+ * `![…][label]` / `![label]` with their definitions, and HTML `<img>` and `<source>` `src` and
+ * `srcset`. Fenced code and code spans are skipped. The renderer's own count stays the authority;
+ * this one lets a document that plainly uses too much be refused for free, and tells a `data:`
+ * image (a resource) from text that merely looks like one (Markdown).
  */
 
 const REMOTE = /^https?:\/\//i;
 const MAX_LABEL = 999;
-const DEFINITION = /^ {0,3}\[([^\]\n]{1,999})\]:[ \t]*\n?[ \t]*<?(https?:\/\/[^\s>]+)/gim;
-const HTML_IMAGE = /<img\b[^<>]*?\bsrc\s*=\s*["']?\s*(https?:\/\/[^"'\s<>]+)/gi;
+const DEFINITION = /^ {0,3}\[([^\]\n]{1,999})\]:[ \t]*\n?[ \t]*(<[^<>\n]*>|\S+)/gm;
+const HTML_IMAGE = /<(?:img|source)\b([^<>]*)>/gi;
+const HTML_SOURCE = /\b(src|srcset)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'<>]+))/gi;
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})([^\n]*)$/gm;
 
 export interface ScanOptions {
@@ -18,20 +20,48 @@ export interface ScanOptions {
   html: boolean;
 }
 
-/** Distinct http(s) URLs used as images (normalised as the loader will request them). */
-export function remoteImageUrls(markdown: string, options: ScanOptions): Set<string> {
+/** Every URL used as an image, in the order written (repeats included). */
+export function imageReferences(markdown: string, options: ScanOptions): string[] {
   const prose = withoutCodeSpans(withoutFencedCode(markdown));
-  const found = new Set<string>();
-  const add = (url: string) => found.add(url);
-
   const definitions = new Map<string, string>();
   for (const match of prose.matchAll(DEFINITION)) {
     const label = normalizeLabel(match[1]!);
-    if (!definitions.has(label)) definitions.set(label, match[2]!);
+    if (!definitions.has(label)) definitions.set(label, unbracketed(match[2]!));
   }
-  for (const url of markdownImages(prose, definitions)) add(url);
-  if (options.html) for (const match of prose.matchAll(HTML_IMAGE)) add(match[1]!);
-  return new Set([...found].map((url) => (URL.canParse(url) ? withoutFragment(new URL(url)) : url)));
+  const found = [...markdownImages(prose, definitions)];
+  if (options.html) for (const tag of prose.matchAll(HTML_IMAGE)) found.push(...htmlSources(tag[1]!));
+  return found;
+}
+
+/** The distinct http(s) URLs among `references`, normalised as the loader will request them. */
+export function distinctRemote(references: readonly string[]): Set<string> {
+  const remote = references.filter((url) => REMOTE.test(url));
+  return new Set(remote.map((url) => (URL.canParse(url) ? withoutFragment(new URL(url)) : url)));
+}
+
+/** The URLs of an `<img>` or `<source>` tag's `src` and every `srcset` candidate. */
+function htmlSources(attributes: string): string[] {
+  const urls: string[] = [];
+  for (const match of attributes.matchAll(HTML_SOURCE)) {
+    const value = (match[2] ?? match[3] ?? match[4]!).trim();
+    if (match[1]!.toLowerCase() === 'src') urls.push(value);
+    else urls.push(...srcsetUrls(value));
+  }
+  return urls.filter((url) => url !== '');
+}
+
+/**
+ * A srcset's candidate URLs as HTML reads them: each URL runs to the next white space (a `data:`
+ * URL's comma is part of it), then descriptors run to the next comma.
+ */
+function srcsetUrls(srcset: string): string[] {
+  const urls: string[] = [];
+  for (const candidate of srcset.matchAll(/[\s,]*([^\s,][^\s]*)([^,]*)/g)) urls.push(candidate[1]!.replace(/,+$/, ''));
+  return urls;
+}
+
+function unbracketed(destination: string): string {
+  return destination.startsWith('<') ? destination.slice(1, -1) : destination;
 }
 
 /** One pass over brackets: each `]` closing an `![` is an image; what follows it says where it points. */
@@ -56,7 +86,7 @@ function* markdownImages(text: string, definitions: Map<string, string>): Genera
     const next = text[i + 1];
     if (next === '(') {
       const { url, end } = destination(text, i + 2);
-      if (url) yield url;
+      if (url !== '') yield url;
       interesting.lastIndex = end; // nothing inside a destination opens a bracket: each character is read once
     } else {
       const label = next === '[' ? labelAt(text, i + 2) : undefined;
@@ -68,14 +98,17 @@ function* markdownImages(text: string, definitions: Map<string, string>): Genera
   }
 }
 
-/** The link destination starting at `from` (after optional spaces, one line break and `<`): its end, and the URL when remote. */
-function destination(text: string, from: number): { url: string | undefined; end: number } {
-  const head = /^[ \t]*\n?[ \t]*<?/.exec(text.slice(from, from + 64))!;
+/**
+ * The link destination starting at `from` (after optional spaces and one line break): `<…>` to
+ * its `>` on the same line, or a bare URL to white space or `)`. Returns it and where it ends.
+ */
+function destination(text: string, from: number): { url: string; end: number } {
+  const head = /^[ \t]*\n?[ \t]*(<?)/.exec(text.slice(from, from + 64))!;
   const start = from + head[0].length;
+  const bracketed = head[1] === '<';
   let end = start;
-  while (end < text.length && !/[\s)>]/.test(text[end]!)) end++;
-  const url = text.slice(start, end);
-  return { url: REMOTE.test(url) ? url : undefined, end };
+  while (end < text.length && (bracketed ? !/[>\n]/.test(text[end]!) : !/[\s)]/.test(text[end]!))) end++;
+  return { url: text.slice(start, end), end };
 }
 
 /** The text of `[label]` whose inside starts at `from`; '' for `[]`, undefined when it does not close. */

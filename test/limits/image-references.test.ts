@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { remoteImageUrls } from '../../src/net/remote-references.js';
+import { distinctRemote, imageReferences } from '../../src/limits/image-references.js';
 
+const remoteImageUrls = (markdown: string, options: { html: boolean }) => distinctRemote(imageReferences(markdown, options));
 const scan = (markdown: string, html = true) => [...remoteImageUrls(markdown, { html })];
 
 describe('counting the remote images a document links, before rendering', () => {
