@@ -110,15 +110,14 @@ export const replayLimit = (retryAfterSeconds: number) =>
 export const payloadTooLarge = (reason: string, message: string, limit: LimitInfo) =>
   new ServiceError(413, 'payload_too_large', message, { reason, limit });
 
-/** Over the deployment's request-body ceiling; the connection is closed rather than the rest of the body read. */
-export const bodyTooLarge = (maxKb: number) =>
-  new ServiceError(
-    413,
-    'payload_too_large',
-    `The request body is larger than ${maxKb} KB.`,
-    { reason: 'body_limit', limit: { name: 'body_kb', value: maxKb, plan: null } },
-    { Connection: 'close' },
-  );
+/**
+ * Over a request-body ceiling (`limit.plan` null for the deployment's, else the account's plan);
+ * the connection is closed rather than the rest of the body read.
+ */
+export const bodyTooLarge = (limit: LimitInfo) =>
+  new ServiceError(413, 'payload_too_large', `The request body is larger than ${limit.value} KB.`, { reason: 'body_limit', limit }, {
+    Connection: 'close',
+  });
 
 /** A renderer bound (SPEC "Renderer bounds"): no `limit`, the bound's name when known. */
 export const preparationLimit = (bound: string | undefined) =>

@@ -37,7 +37,7 @@ export async function mcpCommand(args: string[]): Promise<void> {
   }
   await pool.started();
   const core = createServiceCore(parts);
-  const server = createMcpServer({ core, authorization, stdio: true, maxBodyBytes: parts.config.maxBodyBytes });
+  const server = createMcpServer({ core, authorization, stdio: true });
   const transport = new StdioServerTransport();
   transport.onclose = () => void stopping();
   await server.connect(transport);

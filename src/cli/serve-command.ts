@@ -32,11 +32,11 @@ export async function serveCommand(args: string[]): Promise<void> {
   const recovered = await store.recoverInterrupted();
   const metrics = new ServiceMetrics(pool);
   const app = createApp({ ...parts, metrics, operatorPaths: operatorPort === undefined });
-  const server = await startServer(app, pool, { port, hostname });
+  const server = await startServer(app, pool, { port, hostname, log });
   let operator: RunningServer | undefined;
   if (operatorPort !== undefined) {
     const operatorHost = process.env.QUIRE_OPERATOR_HOST || '127.0.0.1';
-    operator = await startServer(createOperatorApp({ store, pool, metrics, log }), pool, { port: operatorPort, hostname: operatorHost });
+    operator = await startServer(createOperatorApp({ store, pool, metrics, log }), pool, { port: operatorPort, hostname: operatorHost, log });
     log({ event: 'operator_listening', host: operatorHost, port: operator.port });
   }
   log({ event: 'listening', host: hostname, port: server.port, db: parts.dbFile, workers: deployment.workers, upload: deployment.upload, recovered });

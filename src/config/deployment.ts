@@ -3,7 +3,8 @@
  * Read from the environment by `quire serve`; tests build it directly.
  */
 import { availableParallelism } from 'node:os';
-import { KIB, MIB, PLANS } from '../limits/plans.js';
+import { planBodyBytes } from '../limits/body-ceiling.js';
+import { MIB, PLANS } from '../limits/plans.js';
 import { DEFAULT_NET_SETTINGS, netSettingsFromEnv, type NetSettings } from '../net/net-settings.js';
 
 export interface Deployment {
@@ -32,17 +33,9 @@ export interface Deployment {
 }
 
 const largest = Object.values(PLANS).map((plan) => plan.limits);
-const SEAL_CREDENTIALS_BYTES = 4 * 65_536;
 
-/**
- * SPEC "Measurement rules" 2: the largest plan's Markdown (doubled for JSON escaping) and
- * resources (Base64 adds a third), room for seal credentials, and a mebibyte of headroom.
- */
-export const DERIVED_BODY_CEILING = Math.ceil(
-  Math.max(...largest.map((l) => 2 * l.markdown_kb * KIB + (4 / 3) * l.resources_mb * MIB)) +
-    (4 / 3) * SEAL_CREDENTIALS_BYTES +
-    MIB,
-);
+/** SPEC "Measurement rules" 2: the largest plan's body ceiling (limits/body-ceiling.ts). */
+export const DERIVED_BODY_CEILING = Math.max(...largest.map(planBodyBytes));
 
 /** The renderer has no page bound of its own: the ceiling is twice the largest plan's pages. */
 export const DERIVED_PAGE_CEILING = 2 * Math.max(...largest.map((l) => l.pages_max));

@@ -5,8 +5,9 @@
  * every error shaped in errorResponse.
  */
 import { Hono } from 'hono';
-import { mcpEndpoint } from '../mcp/http-endpoint.js';
+import type { BodyCeiling } from '../limits/body-ceiling.js';
 import type { Log } from '../log.js';
+import { mcpEndpoint } from '../mcp/http-endpoint.js';
 import { addOperatorRoutes, type OperatorDeps } from '../observability/operator-routes.js';
 import { requestLog } from '../observability/request-log.js';
 import { openApiJson } from '../openapi/openapi-document.js';
@@ -24,7 +25,8 @@ export interface AppOptions extends CoreOptions {
 export function createApp(options: AppOptions): Hono {
   const core = createServiceCore(options);
   const { log } = core;
-  const maxBody = options.config.maxBodyBytes;
+  /** Checked before anything else; each account's body is then read against its own plan's ceiling. */
+  const deploymentCeiling: BodyCeiling = { bytes: options.config.maxBodyBytes, plan: null };
 
   const app = noStoreApp(log);
   app.use('/v1/*', requestLog(log));
@@ -32,14 +34,13 @@ export function createApp(options: AppOptions): Hono {
 
   app.post('/v1/render', (c) => {
     const startedAt = performance.now();
-    checkDeclaredLength(c.req.raw, maxBody);
+    checkDeclaredLength(c.req.raw, deploymentCeiling);
     return renderCounted(
       core,
       {
         authorization: c.req.header('authorization'),
-        contentType: c.req.header('content-type'),
         idempotencyKey: c.req.header('idempotency-key'),
-        readBody: () => readBody(c.req.raw, maxBody),
+        body: async (ceiling) => ({ bytes: await readBody(c.req.raw, ceiling), contentType: c.req.header('content-type') }),
         startedAt,
       },
       'api',
@@ -56,7 +57,7 @@ export function createApp(options: AppOptions): Hono {
   app.get('/v1/openapi.json', () => new Response(openApiJson(), { headers: { 'Content-Type': 'application/json' } }));
   app.all('/v1/openapi.json', () => errorResponse(methodNotAllowed(['GET', 'HEAD']), log));
 
-  app.post('/mcp', mcpEndpoint(core, maxBody));
+  app.post('/mcp', mcpEndpoint(core, deploymentCeiling));
   app.all('/mcp', () => errorResponse(methodNotAllowed(['POST']), log));
 
   if (options.operatorPaths !== false) addOperatorRoutes(app, { ...core, store: options.store });

@@ -1,10 +1,11 @@
 /** Runs the app on a port, and shuts it down gracefully: stop accepting, let renders finish or answer them. */
 import type { AddressInfo } from 'node:net';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { serve } from '@hono/node-server';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { stderrLog, type Log } from '../log.js';
 import type { RenderPool } from '../workers/pool.js';
-import { answerMalformedRequest } from './malformed-request.js';
+import { adapterRefusal, answerBelowTheApp, requiringHost } from './below-the-app.js';
 
 export interface RunningServer {
   port: number;
@@ -16,25 +17,45 @@ export interface RunningServer {
 const FLUSH_MS = 5_000;
 const SWEEP_MS = 50;
 
+/** Node's timers for receiving a request (its headers, the whole of it) and how often they are checked; tests shorten them. */
+export type RequestTimers = Pick<ServerOptions, 'headersTimeout' | 'requestTimeout' | 'connectionsCheckingInterval'>;
+
+export interface ServerSettings {
+  port: number;
+  hostname: string;
+  /** Where failures of the HTTP layer itself are logged; stderr by default. */
+  log?: Log;
+  timers?: RequestTimers;
+}
+
 /** Listens once the workers have loaded the engine, so the first requests are not refused as queue_full. */
-export async function startServer(app: Hono, pool: RenderPool, options: { port: number; hostname: string }): Promise<RunningServer> {
+export async function startServer(app: Hono, pool: RenderPool, settings: ServerSettings): Promise<RunningServer> {
   await pool.started();
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port: options.port, hostname: options.hostname }) as Server;
-    server.on('clientError', answerMalformedRequest);
-    server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-      // `Expect: 100-continue` (curl sends it for bodies over 1 MB): the interim answer goes out
-      // only when the app starts reading the body, so a request refused without it (a declared
-      // length over the ceiling, a bad key) is answered before the client sends a byte of it.
-      request.once('resume', () => response.headersSent || response.writeContinue());
-      server.emit('request', request, response);
-    });
+    const server = httpServer(app, settings.log ?? stderrLog, settings.timers);
     server.once('error', reject);
     server.once('listening', () => {
       const { port } = server.address() as AddressInfo;
       resolve({ port, close: (graceMs) => shutdown(server, pool, graceMs) });
     });
+    server.listen(settings.port, settings.hostname);
   });
+}
+
+/** Node's HTTP server around the app, every answer — refusals below the app included — the service's own. */
+function httpServer(app: Hono, log: Log, timers: RequestTimers = {}): Server {
+  // An HTTP/1.0 request without Host is read as one for localhost; HTTP/1.1 needs Host (requiringHost).
+  const listener = getRequestListener(requiringHost(app.fetch, log), { hostname: 'localhost', errorHandler: adapterRefusal(log) });
+  const server = createServer({ ...timers, requireHostHeader: false }, listener);
+  answerBelowTheApp(server);
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    // `Expect: 100-continue` (curl sends it for bodies over 1 MB): the interim answer goes out
+    // only when the app starts reading the body, so a request refused without it (a declared
+    // length over the ceiling, a bad key) is answered before the client sends a byte of it.
+    request.once('resume', () => response.headersSent || response.writeContinue());
+    server.emit('request', request, response);
+  });
+  return server;
 }
 
 async function shutdown(server: Server, pool: RenderPool, graceMs: number): Promise<void> {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { renderCounted, type ServiceCore } from '../http/service-core.js';
-import { KIB } from '../limits/plans.js';
+import { bodyLimit } from '../limits/body-ceiling.js';
 import { noteFacts, renderFacts } from '../observability/request-facts.js';
 import { DEFAULT_FILENAME, normalizeFilename } from '../render/filename.js';
 import { IDEMPOTENCY_KEY_SCHEMA } from '../render/idempotency.js';
@@ -22,9 +22,12 @@ export interface ToolContext {
   core: ServiceCore;
   /** The caller's `Authorization` value, checked by the flow on every call. */
   authorization: string | undefined;
-  /** Over stdio (`quire mcp`): the client may name a file to write the PDF to, and each call is logged. */
+  /**
+   * Over stdio (`quire mcp`): the client may name a file to write the PDF to, each call is logged
+   * and counted against requests per minute. Over HTTP the POST carrying the call was counted,
+   * and read within the account's body ceiling, as it arrived.
+   */
   stdio: boolean;
-  maxBodyBytes: number;
 }
 
 const PATH_SCHEMA = z
@@ -52,17 +55,17 @@ export async function renderMarkdown(context: ToolContext, args: Record<string, 
       file = await writableFile(validated(PATH_SCHEMA, body.path));
       delete body.path;
     }
-    const bytes = Buffer.from(JSON.stringify(body));
     const response = await renderCounted(
       core,
       {
         authorization: context.authorization,
-        contentType: 'application/json',
         idempotencyKey: idempotencyKey as string | undefined,
-        readBody: async () => {
-          if (bytes.byteLength > context.maxBodyBytes) throw bodyTooLarge(Math.floor(context.maxBodyBytes / KIB));
-          return bytes;
+        body: async (ceiling) => {
+          // Nothing has measured arguments read from stdio; the size they would have as a JSON body counts.
+          if (context.stdio && Buffer.byteLength(JSON.stringify(body)) > ceiling.bytes) throw bodyTooLarge(bodyLimit(ceiling));
+          return { json: body };
         },
+        requestCounted: !context.stdio,
         startedAt,
       },
       'mcp',

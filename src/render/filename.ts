@@ -27,12 +27,19 @@ export function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc8187(filename)}`;
 }
 
-/** Accents dropped (é → e), other non-ASCII characters and quoting characters replaced by `_`. */
+/**
+ * The name in printable ASCII, its stem again at most 80 characters: each character of the
+ * stem, taken whole (an emoji is one, though two UTF-16 halves), becomes its accent-free form
+ * (é → e, ﬁ → fi) or one `_`; quoting characters become `_` too. A form of several characters
+ * could lengthen the stem, so the result is cut once more.
+ */
 function asciiFallback(filename: string): string {
-  return filename
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const stem = filename.slice(0, -'.pdf'.length);
+  const ascii = Array.from(stem, (character) => {
+    const plain = character.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+    return /^[\x20-\x7e]*$/.test(plain) ? plain.replace(/["\\]/g, '_') : '_';
+  }).join('');
+  return `${ascii.slice(0, MAX_STEM) || '_'}.pdf`;
 }
 
 /** RFC 8187 `value-chars`: attr-char stays, everything else is percent-encoded UTF-8. */

@@ -7,11 +7,12 @@ import type { Clock } from '../clock.js';
 import type { Deployment } from '../config/deployment.js';
 import { authenticate } from '../http/authenticate.js';
 import { toServiceError } from '../http/error-response.js';
+import { accountBodyCeiling, type BodyCeiling } from '../limits/body-ceiling.js';
 import { checkBudgets, measureDocument } from '../limits/budgets.js';
 import type { ConcurrencyLimiter } from '../limits/concurrency.js';
-import { effectiveLimits, MIB, PLANS, type PlanId, type PlanLimits } from '../limits/plans.js';
+import { effectiveLimits, MIB, PLANS, type PlanId } from '../limits/plans.js';
 import { renderLimits } from '../limits/render-limits.js';
-import type { RequestRateLimiter } from '../limits/request-rate.js';
+import { admitRequests, type RequestRateLimiter } from '../limits/request-rate.js';
 import type { Log } from '../log.js';
 import { newFetchId } from '../net/fetch-id.js';
 import type { Uploader } from '../net/uploader.js';
@@ -29,7 +30,7 @@ import type { RenderPool } from '../workers/pool.js';
 import { Attempt } from './attempt.js';
 import { claimKey, fingerprint, parseIdempotencyKey } from './idempotency.js';
 import { failureError, pagesAtFailure } from './render-failure.js';
-import { parseRenderRequest, type RenderRequest } from './render-request.js';
+import { parseRenderRequest, type RenderBody, type RenderRequest } from './render-request.js';
 import { renderResponse } from './render-response.js';
 
 export interface RenderDeps {
@@ -49,10 +50,14 @@ export interface RenderDeps {
 
 export interface IncomingRender {
   authorization: string | undefined;
-  contentType: string | undefined;
   idempotencyKey: string | undefined;
-  /** Reads the body, refusing it past the deployment's ceiling. */
-  readBody(): Promise<Uint8Array>;
+  /** The render body, read within `ceiling` (the account's) or refused with 413. */
+  body(ceiling: BodyCeiling): Promise<RenderBody>;
+  /**
+   * True when the front-end has already counted this request against the account's requests
+   * per minute: a tool call inside an /mcp POST, which was counted as it arrived.
+   */
+  requestCounted?: boolean;
   startedAt: number;
 }
 
@@ -60,9 +65,9 @@ export async function renderDocument(deps: RenderDeps, incoming: IncomingRender)
   // Free refusals: who is asking, how often, what they ask for, and whether it fits the plan.
   const { account, keyId } = await authenticate(deps.store, incoming.authorization);
   const limits = effectiveLimits(account.plan, account.overrides);
-  admitRequest(deps, account, limits);
+  if (!incoming.requestCounted) admitRequests(deps.requestRate, account, limits);
   const idempotencyKey = parseIdempotencyKey(incoming.idempotencyKey);
-  const request = parseRenderRequest(await incoming.readBody(), incoming.contentType);
+  const request = await parseRenderRequest(await incoming.body(accountBodyCeiling(account.plan, limits, deps.deployment.maxBodyBytes)));
   await checkCapabilities(deps, request, account, idempotencyKey);
   const measure = measureDocument(request.markdown, request.features);
   checkBudgets(measure, limits, account.plan);
@@ -133,13 +138,6 @@ export async function renderDocument(deps: RenderDeps, incoming: IncomingRender)
     throw error;
   } finally {
     releaseSlot?.();
-  }
-}
-
-function admitRequest(deps: RenderDeps, account: Account, limits: PlanLimits): void {
-  const admitted = deps.requestRate.admit(account.id, limits.requests_per_min);
-  if (!admitted.ok) {
-    throw rateLimited({ name: 'requests_per_min', value: limits.requests_per_min, plan: account.plan }, admitted.retryAfterSeconds);
   }
 }
 

@@ -14,6 +14,7 @@ import {
   type Features,
   type ResourceMode,
 } from '../../engine/options.js';
+import { parseJsonBody } from '../http/json-body.js';
 import { checkUploadUrl } from '../net/upload-url.js';
 import { SEAL_SCHEMA, type SealRequest } from '../seal/seal-request.js';
 import { emptyDocument, invalidRequest } from '../service-error.js';
@@ -124,10 +125,16 @@ export const RENDER_BODY_SCHEMA = z
 /** Top-level fields whose wrong values have a reason of their own. */
 const FIELD_REASONS = { sign: 'invalid_seal', upload_url: 'invalid_upload_url' };
 
-export function parseRenderRequest(body: Uint8Array, contentType: string | undefined): RenderRequest {
-  const text = decodeUtf8(body);
-  if (!isJson(contentType)) return defaults(nonEmpty(text));
-  return fromJson(text);
+/**
+ * A render body as a front-end hands it over: the bytes sent with their Content-Type, or a JSON
+ * value already read within the account's ceiling (an MCP tool call's arguments).
+ */
+export type RenderBody = { bytes: Uint8Array; contentType: string | undefined } | { json: unknown };
+
+export async function parseRenderRequest(body: RenderBody): Promise<RenderRequest> {
+  if ('json' in body) return fromJson(body.json);
+  if (isJson(body.contentType)) return fromJson(await parseJsonBody(body.bytes));
+  return defaults(nonEmpty(decodeUtf8(body.bytes)));
 }
 
 /** `application/json`, with or without parameters; every other type means raw Markdown. */
@@ -148,13 +155,7 @@ function defaults(markdown: string): RenderRequest {
   };
 }
 
-function fromJson(text: string): RenderRequest {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw invalidRequest('invalid_json', 'The body is not valid JSON.');
-  }
+function fromJson(parsed: unknown): RenderRequest {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw invalidRequest('invalid_json', 'The body must be a JSON object.');
   }

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, EmbeddedResource } from '@modelcontextprotocol/sdk/types.js';
+import { PLANS } from '../../src/limits/plans.js';
 import { pdftotext } from '../support/pdf-tools.js';
 import { createAccount, errorBody, render, reservations, startService, usage, type TestAccount, type TestService } from '../service/harness.js';
 
@@ -15,6 +16,15 @@ async function connect(service: TestService, key: string | undefined): Promise<C
   const headers: Record<string, string> = key === undefined ? {} : { Authorization: `Bearer ${key}` };
   await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), { requestInit: { headers } }));
   return client;
+}
+
+/** One JSON-RPC message (or batch) POSTed to /mcp as an MCP client would, without the SDK. */
+function mcpPost(service: TestService, key: string, message: unknown): Promise<Response> {
+  return fetch(`${service.url}/mcp`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(message),
+  });
 }
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -151,21 +161,54 @@ describe('MCP over Streamable HTTP', () => {
     assert.deepEqual(reservations(service, account.id).at(-1), { state: 'returned', error_code: 'payload_too_large', pages: null });
   });
 
-  it('should hold the account to its quota and its requests per minute, counted together with the API', async () => {
-    const limited = await createAccount(service.store, { overrides: { requests_per_min: 2, documents: 1 } });
+  it('should hold the account to its quota, and count each /mcp POST against its requests per minute together with the API', async () => {
+    const limited = await createAccount(service.store, { overrides: { requests_per_min: 4, documents: 1 } });
+    assert.equal((await render(service, limited.key, '# Via the API')).status, 200);
+    // Connecting is two POSTs (initialize, then the initialized notification): three requests so far.
     const limitedClient = await connect(service, limited.key);
     try {
-      assert.equal((await render(service, limited.key, '# Via the API')).status, 200);
+      // The fourth request: its render_markdown call is not counted a second time by the render flow.
       const exhausted = await call(limitedClient, 'render_markdown', { markdown: '# Via MCP' });
       assert.equal(structured(exhausted).code, 'quota_exhausted');
-      const rated = await call(limitedClient, 'render_markdown', { markdown: '# Again' });
-      const body = structured(rated);
+      // The fifth is refused as an HTTP request, before its body is read.
+      await assert.rejects(call(limitedClient, 'render_markdown', { markdown: '# Again' }), /rate_limited/);
+      const refused = await mcpPost(service, limited.key, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('cache-control'), 'no-store');
+      assert.match(refused.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+      const body = await errorBody(refused);
       assert.equal(body.code, 'rate_limited');
-      assert.deepEqual(body.limit, { name: 'requests_per_min', value: 2, plan: 'starter' });
-      assert.equal(typeof body.retry_after, 'number');
+      assert.deepEqual(body.limit, { name: 'requests_per_min', value: 4, plan: 'starter' });
     } finally {
       await limitedClient.close();
     }
+  });
+
+  it('should refuse a Free key past its 5 requests per minute on /mcp with 429 rate_limited and Retry-After', async () => {
+    const free = await createAccount(service.store, { plan: 'free', overrides: { requests_per_min: PLANS.free.limits.requests_per_min } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const response = await mcpPost(service, free.key, { jsonrpc: '2.0', id: i, method: 'tools/list' });
+      statuses.push(response.status);
+      if (response.status === 429) {
+        assert.ok(Number(response.headers.get('retry-after')) >= 1);
+        assert.deepEqual((await errorBody(response)).limit, { name: 'requests_per_min', value: 5, plan: 'free' });
+      } else {
+        await response.arrayBuffer();
+      }
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
+  });
+
+  it('should count a batch of MCP messages as one request per message', async () => {
+    const batched = await createAccount(service.store, { overrides: { requests_per_min: 3 } });
+    const batch = (ids: number[]) => ids.map((id) => ({ jsonrpc: '2.0', id, method: 'tools/list' }));
+    const first = await mcpPost(service, batched.key, batch([1, 2]));
+    assert.equal(first.status, 200);
+    assert.equal(((await first.json()) as unknown[]).length, 2);
+    const second = await mcpPost(service, batched.key, batch([3, 4]));
+    assert.equal(second.status, 429);
+    assert.equal((await errorBody(second)).code, 'rate_limited');
   });
 
   it('should share the account\'s concurrent renders with the API', async () => {

@@ -1,7 +1,7 @@
 /** The admin commands and `quire serve`, run as the installed command would be. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -111,6 +111,26 @@ describe('quire admin commands', () => {
 });
 
 describe('quire serve', () => {
+  it('should refuse a database URL at start-up, naming the problem but not the URL, with a non-zero exit and no file created', () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), 'quire-db-url-'));
+    try {
+      const url = 'postgres://quire:s3cret@db.example.com:5432/quire';
+      const runs = [
+        spawnSync(process.execPath, [BIN, 'serve', '--port', '0'], { cwd, encoding: 'utf8', env: { ...process.env, QUIRE_DB: url }, timeout: 30_000 }),
+        spawnSync(process.execPath, [BIN, 'mcp'], { cwd, encoding: 'utf8', env: { ...process.env, QUIRE_DB: url, QUIRE_API_KEY: 'quire_x' }, timeout: 30_000 }),
+        spawnSync(process.execPath, [BIN, 'account', 'create', '--email', 'a@example.com', '--db', url], { cwd, encoding: 'utf8', timeout: 30_000 }),
+      ];
+      for (const run of runs) {
+        assert.notEqual(run.status, 0);
+        assert.match(run.stderr, /postgres:\/\/ URL: only SQLite database file paths are supported/);
+        assert.doesNotMatch(run.stderr, /s3cret|db\.example/);
+      }
+      assert.deepEqual(readdirSync(cwd), []);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
   it('should serve on PORT and, on SIGTERM, finish the render in flight before exiting', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quire-serve-'));
     const db = path.join(dir, 'quire.db');

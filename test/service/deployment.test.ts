@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DERIVED_BODY_CEILING, DERIVED_PAGE_CEILING, deploymentFromEnv } from '../../src/config/deployment.js';
-import { MIB, PLANS } from '../../src/limits/plans.js';
+import { accountBodyCeiling, planBodyBytes } from '../../src/limits/body-ceiling.js';
+import { MIB, PLAN_IDS, PLANS } from '../../src/limits/plans.js';
 
 describe('deployment configuration', () => {
   it('should derive the body ceiling from the largest plan, above its Markdown and Base64 resources', () => {
@@ -9,6 +10,20 @@ describe('deployment configuration', () => {
     assert.ok(DERIVED_BODY_CEILING > scale.markdown_kb * 1024 + (4 / 3) * scale.resources_mb * MIB);
     assert.ok(DERIVED_BODY_CEILING < 64 * MIB);
     assert.equal(DERIVED_PAGE_CEILING, 2 * scale.pages_max);
+  });
+
+  it("should give each account its own plan's body ceiling, or the deployment's when that is lower", () => {
+    for (const plan of PLAN_IDS) {
+      const limits = PLANS[plan].limits;
+      const bytes = planBodyBytes(limits);
+      assert.ok(bytes > 2 * limits.markdown_kb * 1024 + (4 / 3) * limits.resources_mb * MIB, plan);
+      assert.ok(bytes <= DERIVED_BODY_CEILING, plan);
+      assert.deepEqual(accountBodyCeiling(plan, limits, DERIVED_BODY_CEILING), bytes < DERIVED_BODY_CEILING ? { bytes, plan } : { bytes, plan: null });
+      assert.deepEqual(accountBodyCeiling(plan, limits, 64 * 1024), { bytes: 64 * 1024, plan: null });
+    }
+    // Raised limits raise the ceiling with them, up to the deployment's.
+    const raised = { ...PLANS.free.limits, markdown_kb: 4_096, resources_mb: 12 };
+    assert.equal(accountBodyCeiling('free', raised, DERIVED_BODY_CEILING).bytes, planBodyBytes(PLANS.pro.limits));
   });
 
   it('should keep the derived values when no variable is set', () => {

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import type { Clock } from '../../src/clock.js';
 import { defaultDeployment, type Deployment } from '../../src/config/deployment.js';
 import { createApp } from '../../src/http/app.js';
-import { startServer } from '../../src/http/server.js';
+import { startServer, type RequestTimers } from '../../src/http/server.js';
 import type { LimitOverrides, PlanId } from '../../src/limits/plans.js';
 import type { Log } from '../../src/log.js';
 import type { Uploader } from '../../src/net/uploader.js';
@@ -37,6 +37,8 @@ export interface ServiceOptions {
   standIn?: boolean;
   sealer?: Sealer;
   uploader?: Uploader;
+  /** Node's request timers, shortened to see them fire. */
+  timers?: RequestTimers;
 }
 
 export interface TestService {
@@ -77,7 +79,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     ...(options.sealer && { sealer: options.sealer }),
     ...(options.uploader && { uploader: options.uploader }),
   });
-  const server = await startServer(app, pool, { port: 0, hostname: '127.0.0.1' });
+  const server = await startServer(app, pool, { port: 0, hostname: '127.0.0.1', log, ...(options.timers && { timers: options.timers }) });
   let stopped: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${server.port}`,

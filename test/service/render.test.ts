@@ -91,6 +91,19 @@ describe('rendering', () => {
     await response.arrayBuffer();
   });
 
+  it('should cut both filename forms to an 80-character stem when the name has characters outside the BMP', async () => {
+    // Each emoji is one character but two UTF-16 halves; ligatures transliterate to several letters.
+    const requested = `${'😀'.repeat(50)}${'ﬃ'.repeat(50)}.pdf`;
+    const response = await render(service, account.key, { markdown: README, filename: requested });
+    await response.arrayBuffer();
+    const disposition = response.headers.get('content-disposition')!;
+    const ascii = /; filename="([^"]*)"/.exec(disposition)![1]!;
+    const extended = decodeURIComponent(/; filename\*=UTF-8''(\S+)$/.exec(disposition)![1]!);
+    assert.equal(ascii, `${'_'.repeat(50)}${'ffi'.repeat(10)}.pdf`);
+    assert.equal(extended, `${'😀'.repeat(50)}${'ﬃ'.repeat(30)}.pdf`);
+    assert.equal(Array.from(extended.slice(0, -4)).length, 80);
+  });
+
   it('should render the same document to the same bytes whatever the features object spells out', async () => {
     const digests = new Set<string | null>();
     for (const features of [undefined, {}, { mermaid: true, theme: 'light' }]) {

@@ -3,19 +3,17 @@
  * legacy bundle at the iteration cap, in node-forge's JavaScript — never holds the service's
  * event loop. Answers the key and the chain as DER; a refusal as its reason alone.
  */
-import { parentPort } from 'node:worker_threads';
+import { serveTasks } from '../../workers/task-thread.js';
 import { BundleRefusal } from '../bundle-refusal.js';
 import type { OpenReply, OpenTask } from './credential-thread.js';
 import { openCredential } from './open-credential.js';
 
-parentPort!.on('message', ({ id, credential, options }: OpenTask) => {
-  let reply: OpenReply;
+serveTasks<OpenTask, OpenReply>(({ credential, options }) => {
   try {
     const identity = openCredential(credential, options);
-    reply = { id, ok: true, key: identity.key.export({ type: 'pkcs8', format: 'der' }), chain: identity.chain.map((certificate) => certificate.raw) };
+    return { ok: true, key: identity.key.export({ type: 'pkcs8', format: 'der' }), chain: identity.chain.map((certificate) => certificate.raw) };
   } catch (error) {
     // Anything but a refusal is a bug; its message is not sent, as it could quote the input.
-    reply = { id, ok: false, reason: error instanceof BundleRefusal ? error.reason : undefined };
+    return { ok: false, reason: error instanceof BundleRefusal ? error.reason : undefined };
   }
-  parentPort!.postMessage(reply);
 });

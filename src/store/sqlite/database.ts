@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../store.js';
@@ -14,7 +14,7 @@ export type Db = Database.Database;
  * only a crash (NORMAL would lose the last commits then); the cost is one fsync per commit.
  */
 export function openDatabase(file: string, busyTimeoutMs: number): Db {
-  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') prepareOwnerOnly(file);
   // How long a write waits for another connection's lock (the admin CLI's, say) before failing.
   const db = new Database(file, { timeout: busyTimeoutMs });
   db.pragma('journal_mode = WAL');
@@ -24,6 +24,35 @@ export function openDatabase(file: string, busyTimeoutMs: number): Db {
   db.pragma('journal_size_limit = 67108864');
   migrate(db);
   return db;
+}
+
+/** Files SQLite keeps beside the database while it is open (WAL) or in a transaction (rollback journal). */
+const COMPANIONS = ['-wal', '-shm', '-journal'];
+const OWNER_ONLY = 0o600;
+
+/**
+ * The database holds emails, key hashes and the fingerprint secret: readable by its owner only,
+ * whatever the umask. SQLite creates the database with 0644 less the umask, but each companion
+ * file — whenever it creates one, now or after a restart — with the database file's own mode. So
+ * the database file is made 0600 before SQLite opens it, and no companion can come out wider;
+ * companions left by an earlier version are narrowed too. A new folder is the owner's alone.
+ */
+function prepareOwnerOnly(file: string): void {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', OWNER_ONLY));
+  for (const suffix of ['', ...COMPANIONS]) {
+    const mode = fileMode(file + suffix);
+    if (mode !== undefined && mode !== OWNER_ONLY) chmodSync(file + suffix, OWNER_ONLY);
+  }
+}
+
+function fileMode(file: string): number | undefined {
+  try {
+    return statSync(file).mode & 0o777;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
 
 function migrate(db: Db): void {

@@ -10,6 +10,10 @@ export interface RawRequest {
   /** Header lines as sent, each without its CRLF; Host, Connection and Content-Length are added unless present. */
   headers?: (string | Buffer)[];
   body?: Buffer;
+  /** False: no Host header at all. */
+  host?: false;
+  /** Default 1.1. */
+  version?: '1.0' | '1.1';
 }
 
 export interface RawResponse {
@@ -32,8 +36,8 @@ export function rawRequest(port: number, request: RawRequest, timeoutMs: number)
   const has = (name: string) => lines.some((line) => line.toString('latin1').toLowerCase().startsWith(`${name}:`));
   const expectContinue = body.length > EXPECT_CONTINUE_BYTES && !has('expect');
   const head = [
-    Buffer.from(`${request.method ?? 'POST'} ${request.path ?? '/v1/render'} HTTP/1.1`, 'latin1'),
-    ...(has('host') ? [] : [Buffer.from('Host: 127.0.0.1')]),
+    Buffer.from(`${request.method ?? 'POST'} ${request.path ?? '/v1/render'} HTTP/${request.version ?? '1.1'}`, 'latin1'),
+    ...(has('host') || request.host === false ? [] : [Buffer.from('Host: 127.0.0.1')]),
     ...(has('connection') ? [] : [Buffer.from('Connection: close')]),
     ...(has('content-length') || has('transfer-encoding') ? [] : [Buffer.from(`Content-Length: ${body.length}`)]),
     ...(expectContinue ? [Buffer.from('Expect: 100-continue')] : []),
