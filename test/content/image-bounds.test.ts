@@ -11,6 +11,7 @@ import path from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { render, ResourceError } from '../../engine/index.js';
+import { pdftotext } from '../support/pdf-tools.js';
 import { boxOf, imageList, renderPage } from './images-page.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -84,6 +85,14 @@ describe('image bounds', () => {
     const svg = `<svg xmlns="${SVG}" width="100" height="100"><image href="${dataUri('image/png', inflatingPng(64, 64, 32 << 20))}" width="100" height="100"/></svg>`;
     const { pdf } = await render(svgMarkdown(svg));
     assert.equal((await imageList(pdf)).length, 0);
+  });
+
+  it('should draw an SVG with more text than resvg outlines in bounded time directly, its text as text', async () => {
+    const words = Array.from({ length: 30_000 }, (_, i) => `w${i}`).join(' ');
+    const svg = `<svg xmlns="${SVG}" width="400" height="100"><filter id="f"><feGaussianBlur stdDeviation="1"/></filter><text y="20" filter="url(#f)">marker ${words}</text></svg>`;
+    const { pdf } = await render(svgMarkdown(svg));
+    assert.equal((await imageList(pdf)).length, 0, 'no raster made by resvg');
+    assert.match(await pdftotext(pdf), /marker w0 w1/);
   });
 
   it('should place a minimal lossless WebP of 28 bytes', async () => {

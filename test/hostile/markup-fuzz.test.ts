@@ -37,7 +37,7 @@ describe(`fuzzing the SVG and HTML readers (${RUNS} documents, seed ${SEED})`, (
       for (const opened of run.forbidden) assert.fail(`document ${opened.document} opened ${opened.path} (seed ${SEED})${culprit(opened.document)}`);
       for (const file of targets.files) assert.equal(run.opened.has(file), false, `${file} was opened (seed ${SEED})`);
       assert.deepEqual(run.connects, [], `connections attempted (seed ${SEED})`);
-      assert.equal(run.failure, null, `the renderer did not finish (seed ${SEED})`);
+      assert.equal(run.failure, null, `the renderer did not finish, in document ${run.lastDocument} (seed ${SEED})${culprit(run.lastDocument)}`);
       for (const { name, outcome } of run.outcomes) assert.doesNotMatch(outcome, /^untyped/, `document ${name} (seed ${SEED})${culprit(name)}`);
       peakRss = Math.max(peakRss, run.maxRssBytes);
       for (const { outcome } of run.outcomes) outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);

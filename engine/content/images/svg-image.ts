@@ -1,3 +1,5 @@
+import type { Element } from 'domhandler';
+import { DomUtils } from 'htmlparser2';
 import { RendererBoundError } from '../../errors.js';
 import type { RendererBounds } from '../../options.js';
 import type { ImageResource } from '../../resources/image.js';
@@ -9,6 +11,13 @@ import { pixelsForWork, tameEffects } from './svg-effects.js';
 import { svgForResvg } from './svg-for-resvg.js';
 import { keepSafeLinks } from './svg-links.js';
 import { svgRoute } from './svg-features.js';
+
+/**
+ * resvg turns text into outlines at about 75 µs a character (measured: 266,000 characters took
+ * 20 s in native code, which no deadline interrupts). SVG with more text than this is drawn
+ * directly, its text as text, without the effects only resvg draws.
+ */
+const RESVG_TEXT_CHARACTERS = 10_000;
 
 /**
  * An SVG image: drawn as vectors by Quire's converter when it can carry everything the SVG
@@ -24,9 +33,10 @@ export async function svgImage(id: string, text: string, bounds: RendererBounds)
   const drawing = svgToDrawing(svg, options);
   const { document, elements, ids, root } = svg;
   const route = svgRoute(elements, ids, root);
-  if (route === 'direct') return { kind: 'vector', id, drawing };
+  const characters = textCharacters(elements);
+  if (route === 'direct' || characters > RESVG_TEXT_CHARACTERS) return { kind: 'vector', id, drawing };
   const { Resvg } = await loadResvg();
-  const fonts = elements.some((element) => element.name === 'text');
+  const fonts = characters > 0;
   try {
     if (route === 'normalise') {
       const simplified = new Resvg(svgForResvg(svg), resvgOptions({ mode: 'original' }, fonts)).toString();
@@ -44,6 +54,18 @@ export async function svgImage(id: string, text: string, bounds: RendererBounds)
     if (error instanceof Error && !(error instanceof RendererBoundError)) return { kind: 'vector', id, drawing };
     throw error;
   }
+}
+
+/** Characters of text resvg would shape: those inside each outermost `<text>`. */
+function textCharacters(elements: readonly Element[]): number {
+  let total = 0;
+  for (const element of elements) {
+    if (element.name !== 'text') continue;
+    let ancestor = element.parent;
+    while (ancestor && !('name' in ancestor && ancestor.name === 'text')) ancestor = ancestor.parent;
+    if (!ancestor) total += DomUtils.textContent(element).length;
+  }
+  return total;
 }
 
 /** The raster in a drawing of the vector drawing's size, so it is placed exactly as the vectors would be. */

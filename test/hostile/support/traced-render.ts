@@ -30,8 +30,10 @@ const ALLOWED = [
 ];
 
 export interface TracedRun {
-  /** Why the child did not finish (killed past the time allowed, crashed); null when it did. */
+  /** Why the child did not finish (killed when stalled, crashed); null when it did. */
   failure: string | null;
+  /** The document being rendered when the trace ends (the one a stall or crash happened in). */
+  lastDocument: string | null;
   outcomes: CorpusOutcome[];
   maxRssBytes: number;
   /** Files opened outside what is allowed, each with the corpus document being rendered then. */
@@ -108,7 +110,7 @@ export async function tracedRender(documents: CorpusDocument[], folder: string):
     if (marker && file.startsWith(folder)) document = documents[Number(marker[1])]!.name;
     else if (!allowed(file)) forbidden.push({ path: file, document });
   }
-  return { ...report, failure: child.failure, forbidden, opened, connects };
+  return { ...report, failure: child.failure, lastDocument: document, forbidden, opened, connects };
 }
 
 /** Node looks for a package.json in every folder above a module it loads. */
