@@ -5,17 +5,17 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { BundleRefusal } from '../bundle-refusal.js';
-import type { OpenReply, OpenTask } from './credential-thread.js';
+import type { OpenReply, OpenTask } from './credential-threads.js';
 import { openCredential } from './open-credential.js';
 
-parentPort!.on('message', ({ id, credential, options }: OpenTask) => {
+parentPort!.on('message', ({ credential, options }: OpenTask) => {
   let reply: OpenReply;
   try {
     const identity = openCredential(credential, options);
-    reply = { id, ok: true, key: identity.key.export({ type: 'pkcs8', format: 'der' }), chain: identity.chain.map((certificate) => certificate.raw) };
+    reply = { ok: true, key: identity.key.export({ type: 'pkcs8', format: 'der' }), chain: identity.chain.map((certificate) => certificate.raw) };
   } catch (error) {
     // Anything but a refusal is a bug; its message is not sent, as it could quote the input.
-    reply = { id, ok: false, reason: error instanceof BundleRefusal ? error.reason : undefined };
+    reply = { ok: false, reason: error instanceof BundleRefusal ? error.reason : undefined };
   }
   parentPort!.postMessage(reply);
 });
