@@ -2,9 +2,12 @@
  * `npm run bench`: renders the corpus and prints per document pages, warm and cold times,
  * ms per page, pages per second and peak RSS, then the service's renders per second over HTTP.
  * `--only REGEX` limits the documents; `--engine` or `--service` runs one half; `--peers` compares
- * cold times with md-to-pdf (Chromium) and Pandoc + wkhtmltopdf when they are installed.
+ * cold times with md-to-pdf (Chromium) and Pandoc + wkhtmltopdf when they are installed;
+ * `--fairness` measures one account's latency while another floods the service (`--samples N`
+ * victim requests per state, 150 unless given).
  */
 import { benchEngine, type EngineFigures } from './engine-bench.js';
+import { benchFairness, DEFAULT_SAMPLES, type FairnessFigures } from './fairness.js';
 import { benchService, type ServiceFigures } from './service.js';
 import { benchRich, type RichFigures } from './rich.js';
 import { benchPeers, nodeStartMs, peersInstalled, type PeerFigures } from './peers.js';
@@ -13,13 +16,17 @@ const args = process.argv.slice(2);
 const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? new RegExp(args[onlyIndex + 1]!) : undefined;
 const peersOnly = args.includes('--peers');
-const runEngine = !args.includes('--service') && !peersOnly;
-const runService = !args.includes('--engine') && !peersOnly;
+const fairnessOnly = args.includes('--fairness');
+const samplesIndex = args.indexOf('--samples');
+const samples = samplesIndex >= 0 ? Number(args[samplesIndex + 1]) : DEFAULT_SAMPLES;
+const runEngine = !args.includes('--service') && !peersOnly && !fairnessOnly;
+const runService = !args.includes('--engine') && !peersOnly && !fairnessOnly;
 
 if (runEngine) printEngine(benchEngine(only));
 if (runEngine && !only) printRich(benchRich());
 if (peersOnly) printPeers(benchPeers());
 if (runService) printService(await benchService());
+if (fairnessOnly) printFairness(await benchFairness(samples));
 
 function printEngine(figures: EngineFigures[]): void {
   const header = ['document', 'KB', 'pages', 'warm ms', 'ms/page', 'pages/s', 'cold ms', 'cold peak MB', 'warm peak MB', 'setup/render/serialize ms'];
@@ -63,6 +70,25 @@ function printService(figures: ServiceFigures): void {
   console.log(`\nservice: ${figures.rps.toFixed(1)} renders/s over HTTP, p50 ${figures.p50.toFixed(0)} ms, p99 ${figures.p99.toFixed(0)} ms, ` +
     `${figures.requests} requests, ${figures.failures} failures, ${figures.concurrency} clients, ${figures.workers} workers, service overhead p50 ${figures.serviceOverheadP50.toFixed(1)} ms`);
   printTable(['document', 'KB', 'p50 ms'], figures.documents.map((doc) => [doc.name, (doc.bytes / 1024).toFixed(1), doc.p50.toFixed(0)]));
+}
+
+function printFairness(figures: FairnessFigures): void {
+  console.log(`victim's latency to its PDF, one request at a time, idle and while one other account floods; ${figures.workers} workers`);
+  for (const scenario of figures.scenarios) {
+    console.log(`\n${scenario.name}`);
+    const row = (label: string, latency: FairnessFigures['scenarios'][number]['idle']) => [
+      label,
+      latency.p50.toFixed(0),
+      latency.p90.toFixed(0),
+      latency.p99.toFixed(0),
+      latency.max.toFixed(0),
+      String(latency.samples),
+      String(latency.retries),
+    ];
+    printTable(['victim', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'samples', 'retries'], [row('idle', scenario.idle), row('flooded', scenario.flooded)]);
+    const flooder = Object.entries(scenario.flooderAnswers).map(([answer, count]) => `${count} × ${answer}`).join(', ');
+    console.log(`p99 flooded / idle: ${(scenario.flooded.p99 / scenario.idle.p99).toFixed(2)}x; the flooder meanwhile: ${flooder}`);
+  }
 }
 
 function printTable(header: string[], lines: string[][]): void {

@@ -14,6 +14,7 @@ import { silentLog } from '../src/log.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { RenderPool } from '../src/workers/pool.js';
 import { readmeSizedCorpus } from './corpus.js';
+import { percentile } from './percentile.js';
 
 export interface ServiceFigures {
   /** Successful renders per second over the measured window. */
@@ -110,10 +111,4 @@ function overhead(serverTiming: string): number {
   );
   const inner = (phases.queue ?? 0) + (phases.setup ?? 0) + (phases.render ?? 0) + (phases.serialize ?? 0);
   return (phases.total ?? 0) - inner;
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }

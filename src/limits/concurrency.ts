@@ -1,4 +1,8 @@
-/** Renders running (queued or in a worker) per account, against the account's `concurrency`. */
+/**
+ * Requests past the free checks per account, against the account's `concurrency`: from opening
+ * the seal's credential and resolving the upload host to the render (queued or in a worker) and
+ * its delivery. The one bound on how much work of every shared kind one account can have waiting.
+ */
 export class ConcurrencyLimiter {
   private readonly running = new Map<string, number>();
 

@@ -1,7 +1,10 @@
 /**
  * POST /v1/render from start to finish, in the order SPEC.md charges for it: everything up to
- * the budgets is refused for free; then the key is claimed, a document reserved, the render run
- * in a worker, the PDF delivered and charged — or the document returned with the refusal's code.
+ * the budgets is refused for free; then the key is claimed and one of the account's concurrency
+ * slots taken, inside which the last free checks run — the seal's credential and the upload host,
+ * work for the service that one account must not queue without bound; then a document is
+ * reserved, the render run in a worker, the PDF delivered and charged — or the document returned
+ * with the refusal's code.
  */
 import type { Clock } from '../clock.js';
 import type { Deployment } from '../config/deployment.js';
@@ -72,12 +75,8 @@ export async function renderDocument(deps: RenderDeps, incoming: IncomingRender)
   const measure = measureDocument(request.markdown, request.features);
   checkBudgets(measure, limits, account.plan);
   checkRemoteResources(measure.remoteCount, request, account);
-  // A credential that cannot seal is refused before anything is spent.
-  const seal = request.seal && (await deps.sealer!.open(request.seal, account.id));
-  // Last of the free checks, being the one that goes to the network: the upload host's DNS.
-  const uploadTo = request.uploadUrl === undefined ? undefined : await deps.uploader!.checkDestination(request.uploadUrl);
 
-  // From here the attempt may cost a document; every way out settles it.
+  // From here every way out settles the attempt: the key is released, a reserved document returned.
   const claim =
     idempotencyKey === undefined
       ? undefined
@@ -91,6 +90,10 @@ export async function renderDocument(deps: RenderDeps, incoming: IncomingRender)
   const releaseSlot = deps.concurrency.tryAcquire(account.id, limits.concurrency);
   try {
     if (!releaseSlot) throw rateLimited({ name: 'concurrency', value: limits.concurrency, plan: account.plan }, 1);
+    // A credential that cannot seal is refused before anything is reserved, inside the slot.
+    const seal = request.seal && (await deps.sealer!.open(request.seal, account.id));
+    // Last of the free checks, being the one that goes to the network: the upload host's DNS.
+    const uploadTo = request.uploadUrl === undefined ? undefined : await deps.uploader!.checkDestination(request.uploadUrl);
     await reserve(attempt, account.id, keyId);
 
     const pageAndTime = renderLimits(account.plan, limits, deps.deployment);
@@ -108,6 +111,7 @@ export async function renderDocument(deps: RenderDeps, incoming: IncomingRender)
         fetchId,
       },
       pageAndTime.time.value * 1000,
+      account.id,
     );
     if (!result.ok) {
       const error = failureError(result.failure, { plan: account.plan, limits, renderLimits: pageAndTime, log: deps.log });

@@ -12,7 +12,7 @@ import { signingFailed, signingUnavailable, unknownSigningIdentity } from '../se
 import type { Store } from '../store/store.js';
 import { BundleRefusal, refusalError } from './bundle-refusal.js';
 import { buildSignedData, signedDataCapacity } from './cms/signed-data.js';
-import { CredentialThread } from './credential/credential-thread.js';
+import { CredentialThreads } from './credential/credential-threads.js';
 import type { SigningIdentity } from './credential/signing-identity.js';
 import { appendSignatureField, insertSignature, signedSpans } from './pdf/signature-update.js';
 import { confirmSeal } from './seal-confirmation.js';
@@ -31,7 +31,7 @@ export interface CertificateSealerOptions {
 }
 
 export class CertificateSealer implements Sealer {
-  private readonly thread = new CredentialThread();
+  private readonly threads = new CredentialThreads();
 
   constructor(private readonly options: CertificateSealerOptions) {}
 
@@ -41,7 +41,7 @@ export class CertificateSealer implements Sealer {
     const credential = await this.credential(request, accountId);
     let identity: SigningIdentity;
     try {
-      identity = await this.thread.open(credential, { now: clock.now(), maxIterations: settings.maxIterations });
+      identity = await this.threads.open(credential, { now: clock.now(), maxIterations: settings.maxIterations }, accountId);
     } catch (error) {
       if (error instanceof BundleRefusal) throw refusalError(error, { reasonsAsCodes: settings.reasonsAsCodes, stored });
       throw error;

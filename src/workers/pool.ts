@@ -1,5 +1,6 @@
 /**
- * A fixed pool of render workers (worker threads) with a bounded queue.
+ * A fixed pool of render workers (worker threads) with a bounded queue, served fairly between
+ * accounts (FairQueue): one account's queued renders never stand before another's first.
  *
  * Hand-written rather than piscina (see FINDINGS: aborts killing unrelated tasks, tasks never
  * starting after aborts): each worker runs one task at a time, so terminating a worker — on a
@@ -7,13 +8,14 @@
  * takes its place.
  */
 import { Worker } from 'node:worker_threads';
+import { FairQueue } from '../limits/fair-queue.js';
 import { silentLog, type Log } from '../log.js';
 import type { NetSettings } from '../net/net-settings.js';
 import type { RenderFailure, RenderOutput, RenderTask, WorkerReply, WorkerSetup } from './protocol.js';
 
 export interface PoolOptions {
   size: number;
-  /** Tasks allowed to wait for a worker; past it `run` answers `queue_full`. */
+  /** Tasks allowed to wait for a worker; past it the account waiting most is answered `queue_full`. */
   queueLimit: number;
   /** Old-generation heap per worker. */
   memoryMb: number;
@@ -30,6 +32,7 @@ export type PoolResult =
 
 interface Job {
   task: RenderTask;
+  account: string;
   timeoutMs: number;
   enqueuedAt: number;
   resolve(result: PoolResult): void;
@@ -53,7 +56,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class RenderPool {
   private readonly slots = new Set<Slot>();
-  private readonly queue: Job[] = [];
+  private readonly queue = new FairQueue<Job>((job) => job.account);
   private closing = false;
   private idle: (() => void) | undefined;
   private readonly startWaiters: (() => void)[] = [];
@@ -81,17 +84,17 @@ export class RenderPool {
     };
   }
 
-  /** Renders `task` in a worker; never rejects. The timeout counts from when a worker takes the task. */
-  run(task: RenderTask, timeoutMs: number): Promise<PoolResult> {
+  /**
+   * Renders `task` in a worker; never rejects. The timeout counts from when a worker takes the
+   * task. `account` only decides whose turn it is; it is never sent to the worker.
+   */
+  run(task: RenderTask, timeoutMs: number, account: string): Promise<PoolResult> {
     if (this.closing) return Promise.resolve({ ok: false, failure: { kind: 'unavailable' } });
     return new Promise((resolve) => {
-      const job: Job = { task, timeoutMs, enqueuedAt: performance.now(), resolve };
+      const job: Job = { task, account, timeoutMs, enqueuedAt: performance.now(), resolve };
       this.queue.push(job);
       this.dispatch();
-      if (this.queue.length > this.options.queueLimit && this.queue.at(-1) === job) {
-        this.queue.pop();
-        resolve({ ok: false, failure: { kind: 'queue_full' } });
-      }
+      if (this.queue.length > this.options.queueLimit) this.queue.shed(job).resolve({ ok: false, failure: { kind: 'queue_full' } });
     });
   }
 
@@ -107,7 +110,7 @@ export class RenderPool {
         };
       });
     }
-    for (const job of this.queue.splice(0)) job.resolve({ ok: false, failure: { kind: 'unavailable' } });
+    for (const job of this.queue.drain()) job.resolve({ ok: false, failure: { kind: 'unavailable' } });
     await Promise.all(
       [...this.slots].map((slot) => {
         if (slot.job) this.finish(slot, { ok: false, failure: { kind: 'unavailable' } });
@@ -177,7 +180,7 @@ export class RenderPool {
     this.notifyStarted();
     if (!startedOnce && ![...this.slots].some((other) => other.ready)) {
       // No worker can render now; waiting tasks would hang, so answer them.
-      for (const job of this.queue.splice(0)) job.resolve({ ok: false, failure: { kind: 'unavailable' } });
+      for (const job of this.queue.drain()) job.resolve({ ok: false, failure: { kind: 'unavailable' } });
     }
   }
 
@@ -192,9 +195,9 @@ export class RenderPool {
 
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (this.queue.length === 0) return;
       if (!slot.ready || slot.job || slot.retired) continue;
-      const job = this.queue.shift()!;
+      const job = this.queue.take();
+      if (!job) return;
       slot.job = job;
       slot.queuedMs = performance.now() - job.enqueuedAt;
       slot.timer = setTimeout(() => this.onTimeout(slot), Math.min(job.timeoutMs, MAX_TIMER_MS));
@@ -213,6 +216,7 @@ export class RenderPool {
     if (!job) return;
     clearTimeout(slot.timer);
     slot.job = undefined;
+    this.queue.finished(job);
     job.resolve(result);
     this.dispatch();
     if (this.idle && !this.busy()) this.idle();

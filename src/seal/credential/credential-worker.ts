@@ -5,7 +5,7 @@
  */
 import { serveTasks } from '../../workers/task-thread.js';
 import { BundleRefusal } from '../bundle-refusal.js';
-import type { OpenReply, OpenTask } from './credential-thread.js';
+import type { OpenReply, OpenTask } from './credential-threads.js';
 import { openCredential } from './open-credential.js';
 
 serveTasks<OpenTask, OpenReply>(({ credential, options }) => {
