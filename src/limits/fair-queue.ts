@@ -52,15 +52,18 @@ export class FairQueue<T> {
     return shed;
   }
 
-  /** The next item to run, counted as running for its account until `finished` is called with it. */
-  take(): T | undefined {
+  /**
+   * The next item to run, counted as running for its account until `finished` is called with it;
+   * none from an account already running `runningPerAccount` (the queue's own cap unless given).
+   */
+  take(runningPerAccount = this.runningPerAccount): T | undefined {
     let chosen: string | undefined;
     let chosenRunning = 0;
     let chosenServedAt = 0;
     for (const account of this.waiting.keys()) {
       const running = this.running.get(account) ?? 0;
       const servedAt = this.servedAt.get(account) ?? -1;
-      if (running >= this.runningPerAccount) continue;
+      if (running >= runningPerAccount) continue;
       if (chosen === undefined || running < chosenRunning || (running === chosenRunning && servedAt < chosenServedAt)) {
         chosen = account;
         chosenRunning = running;

@@ -8,6 +8,7 @@
  * takes its place.
  */
 import { Worker } from 'node:worker_threads';
+import { ActiveAccounts } from '../limits/active-accounts.js';
 import { FairQueue } from '../limits/fair-queue.js';
 import { silentLog, type Log } from '../log.js';
 import type { NetSettings } from '../net/net-settings.js';
@@ -53,10 +54,15 @@ const ENGINE_MODULE = new URL('../../engine/index.js', import.meta.url);
 const RESTART_DELAY_MS = 1_000;
 /** setTimeout's largest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How long after its last render an account counts as active, keeping a worker from a flood. */
+const ACTIVE_MS = 10_000;
 
 export class RenderPool {
   private readonly slots = new Set<Slot>();
   private readonly queue = new FairQueue<Job>((job) => job.account);
+  private readonly active = new ActiveAccounts(ACTIVE_MS);
+  /** Set while queued work waits only for an account's share to grow (another account going quiet). */
+  private retry: NodeJS.Timeout | undefined;
   private closing = false;
   private idle: (() => void) | undefined;
   private readonly startWaiters: (() => void)[] = [];
@@ -92,6 +98,7 @@ export class RenderPool {
     if (this.closing) return Promise.resolve({ ok: false, failure: { kind: 'unavailable' } });
     return new Promise((resolve) => {
       const job: Job = { task, account, timeoutMs, enqueuedAt: performance.now(), resolve };
+      this.active.saw(account, job.enqueuedAt);
       this.queue.push(job);
       this.dispatch();
       if (this.queue.length > this.options.queueLimit) this.queue.shed(job).resolve({ ok: false, failure: { kind: 'queue_full' } });
@@ -194,10 +201,14 @@ export class RenderPool {
   }
 
   private dispatch(): void {
+    const share = this.active.share(this.stats().ready, performance.now());
     for (const slot of this.slots) {
       if (!slot.ready || slot.job || slot.retired) continue;
-      const job = this.queue.take();
-      if (!job) return;
+      const job = this.queue.take(share);
+      if (!job) {
+        if (this.queue.length > 0) this.retry ??= setTimeout(() => ((this.retry = undefined), this.dispatch()), ACTIVE_MS).unref();
+        return;
+      }
       slot.job = job;
       slot.queuedMs = performance.now() - job.enqueuedAt;
       slot.timer = setTimeout(() => this.onTimeout(slot), Math.min(job.timeoutMs, MAX_TIMER_MS));

@@ -87,6 +87,26 @@ describe('renders shared fairly between accounts', () => {
       await full.close();
     }
   });
+
+  it('should keep a worker for the others while more than one account is active, so a newcomer starts at once', async () => {
+    const two = await startService({ standIn: true, deployment: { workers: 2, queueLimit: 64 } });
+    try {
+      const flooder = await createAccount(two.store, { plan: 'scale' });
+      const victim = await createAccount(two.store);
+      assert.equal((await render(two, victim.key, '# Earlier')).status, 200, 'the victim was active a moment ago');
+      const gate = path.join(two.dir, 'two-gate');
+      const arrivals = new Arrivals();
+      for (let n = 1; n <= 3; n += 1) arrivals.send(two, flooder, `flood ${n}`, `gate:${gate}\n# Flood ${n}`);
+      await until(() => reservations(two, flooder.id).length === 3);
+      arrivals.send(two, victim, 'victim', '# Victim');
+      // With both workers given to the flood, the victim would wait for the gate.
+      await Promise.race([until(() => arrivals.order.length > 0), sleep(3_000)]);
+      writeFileSync(gate, '');
+      assert.deepEqual((await arrivals.all())[0], 'victim 200');
+    } finally {
+      await two.close();
+    }
+  });
 });
 
 describe('credentials opened fairly between accounts', () => {
