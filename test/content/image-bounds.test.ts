@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { render, ResourceError } from '../../engine/index.js';
 import { pdftotext } from '../support/pdf-tools.js';
+import { pngFile } from '../support/png-file.js';
 import { boxOf, imageList, renderPage } from './images-page.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -29,22 +30,9 @@ function solidPng(width: number, height: number, [r, g, b]: readonly number[]): 
   return PNG.sync.write(png);
 }
 
-/** A PNG declaring `width`×`height` RGBA pixels whose one IDAT inflates to `inflated` bytes. */
+/** A PNG declaring `width`×`height` RGBA pixels whose pixel data inflates to `inflated` bytes. */
 function inflatingPng(width: number, height: number, inflated: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed));
-    return Buffer.concat([length, typed, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 6, 0, 0, 0], 8);
-  const idat = deflateSync(Buffer.alloc(inflated), { level: 9 });
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  return pngFile(width, height, 6, deflateSync(Buffer.alloc(inflated), { level: 9 }));
 }
 
 const svgMarkdown = (svg: string) => `![svg](${dataUri('image/svg+xml', svg)})\n`;

@@ -6,7 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
+import { pngFile } from '../../support/png-file.js';
 import type { CorpusDocument } from './render-corpus.js';
 
 export const XLINK = 'http://www.w3.org/1999/xlink';
@@ -31,17 +32,9 @@ export function plantTargets(folder: string, outside: string): Targets {
 }
 
 /** An 8×8 red PNG: if it is read, the page shows it. */
-export function redPng(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const frame = Buffer.alloc(8);
-    frame.writeUInt32BE(data.length, 0);
-    frame.writeUInt32BE(crc32(typed), 4);
-    return Buffer.concat([frame.subarray(0, 4), typed, frame.subarray(4)]);
-  };
-  const header = Buffer.from([0, 0, 0, 8, 0, 0, 0, 8, 8, 2, 0, 0, 0]);
+function redPng(): Buffer {
   const rows = Buffer.concat(Array.from({ length: 8 }, () => Buffer.from([0, ...Array.from({ length: 8 }, () => [0xff, 0, 0]).flat()])));
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return pngFile(8, 8, 2, deflateSync(rows));
 }
 
 /** SVG bodies, each linking `href` one way (svgDocument puts them under a blur, so resvg reads them). */

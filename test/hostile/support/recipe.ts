@@ -11,7 +11,8 @@
  *   {"base64": Part[]}                      the Base64 of the parts (for data: URIs)
  *   {"image": ImageSpec}                    image bytes (headers that declare any size)
  */
-import { constants, crc32, deflateRawSync, deflateSync } from 'node:zlib';
+import { constants, deflateRawSync, deflateSync } from 'node:zlib';
+import { pngFile } from '../../support/png-file.js';
 
 export type Part =
   | string
@@ -112,23 +113,11 @@ function image(spec: ImageSpec): Buffer {
 }
 
 function png(spec: ImageSpec): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed));
-    return Buffer.concat([length, typed, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(spec.width, 0);
-  header.writeUInt32BE(spec.height, 4);
-  header.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA, deflate, no filter method, no interlace
   // Every row: filter byte 0 and zero pixels; deflated, 196 MB of them take a few hundred KB.
   const rows = spec.inflatesToMib !== undefined
     ? zeroStream(spec.inflatesToMib)
     : deflateSync(spec.pixels ? Buffer.alloc((spec.width * 4 + 1) * spec.height) : Buffer.alloc(16), { level: 9 });
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', rows), chunk('IEND', Buffer.alloc(0))]);
+  return pngFile(spec.width, spec.height, 6, rows);
 }
 
 const MIB = 1 << 20;
