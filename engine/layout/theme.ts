@@ -66,20 +66,27 @@ const PAPER_SIZES: Record<Paper, readonly [number, number]> = {
   letter: [8.5 * 72, 11 * 72],
 };
 
+/**
+ * The measure: 34.5 em of body text, about 72 characters of English a line in Source Serif 4
+ * (TYPOGRAPHY.md asks 65–75; pdfLaTeX's article sets about 70). The text block is centred, so the
+ * side margins follow from the paper: about 41 mm on A4, 43 mm on Letter.
+ */
+const MEASURE_EM = 34.5;
+
 export function pageGeometry(paper: Paper): PageGeometry {
   const [width, height] = PAPER_SIZES[paper];
-  const marginInner = 22 * MM;
-  const marginTop = 20 * MM;
-  const marginBottom = 24 * MM;
+  const contentWidth = MEASURE_EM * METRICS.bodySize;
+  const marginTop = 22 * MM;
+  const marginBottom = 26 * MM;
   return {
     width,
     height,
     marginTop,
     marginBottom,
-    marginInner,
-    contentWidth: width - 2 * marginInner,
+    marginInner: (width - contentWidth) / 2,
+    contentWidth,
     contentHeight: height - marginTop - marginBottom,
-    footerBaseline: height - 12 * MM,
+    footerBaseline: height - 13 * MM,
   };
 }
 

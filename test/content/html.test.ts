@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { folderLoader, render, RendererBoundError } from '../../engine/index.js';
+import { pageGeometry } from '../../engine/layout/theme.js';
 import { fixture, FIXTURES } from '../support/fixtures.js';
 import { pdftotext, structureText } from '../support/pdf-tools.js';
 import { links } from '../support/pdfjs.js';
@@ -9,6 +10,9 @@ import { boxOf, imageList, renderPage, wordLeft } from './images-page.js';
 
 const loader = folderLoader(path.join(FIXTURES, 'content'));
 const readme = fixture('content/html.md');
+const A4 = pageGeometry('a4');
+/** Centred text straddles the middle of the page; right-aligned text starts past it. */
+const PAGE_CENTRE = A4.width / 2;
 
 describe('HTML blocks', () => {
   it('should render a README: centred logo and badge row, heading, details open, table, list, without scripts, forms or iframes', async () => {
@@ -33,8 +37,8 @@ describe('HTML blocks', () => {
     assert.ok(heading > 250, `the centred heading starts at ${heading}`);
     const sub = (await wordLeft(pdf, 'browser'))!;
     assert.ok(sub > 300, 'Markdown in <div align="center"> is centred');
-    assert.ok((await wordLeft(pdf, 'Right-aligned'))! > 400, 'right-aligned');
-    assert.ok((await wordLeft(pdf, 'Press'))! < 80, 'plain Markdown stays at the left margin');
+    assert.ok((await wordLeft(pdf, 'Right-aligned'))! > PAGE_CENTRE, 'right-aligned');
+    assert.ok((await wordLeft(pdf, 'Press'))! < A4.marginInner + 1, 'plain Markdown stays at the left margin');
   });
 
   it('should draw kbd, mark, sub, sup, underline, colours from style attributes, <font> and a scoped style sheet', async () => {

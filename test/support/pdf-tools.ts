@@ -102,3 +102,35 @@ export function writeFixture(name: string, content: string): string {
   writeFileSync(file, content);
   return file;
 }
+
+/** A line of text as poppler groups it, in points from the page's top left. */
+export interface TextLine {
+  page: number;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  text: string;
+  /** The last line of its block (a paragraph's last line, a heading, a code line on its own). */
+  lastInBlock: boolean;
+}
+
+/** Every line of every page with its box (`pdftotext -bbox-layout`). */
+export async function textLines(bytes: Uint8Array): Promise<TextLine[]> {
+  const out = await tool('pdftotext', ['-bbox-layout', pdfFile(bytes), '-']);
+  const lines: TextLine[] = [];
+  out.split('<page ').slice(1).forEach((page, index) => {
+    for (const block of page.matchAll(/<block [^>]*>([\s\S]*?)<\/block>/g)) {
+      const inBlock = [...block[1]!.matchAll(/<line xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([\s\S]*?)<\/line>/g)];
+      inBlock.forEach((line, i) => {
+        const words = [...line[5]!.matchAll(/<word [^>]*>([^<]*)<\/word>/g)].map((word) => decodeEntities(word[1]!));
+        lines.push({ page: index + 1, left: Number(line[1]), top: Number(line[2]), right: Number(line[3]), bottom: Number(line[4]), text: words.join(' '), lastInBlock: i === inBlock.length - 1 });
+      });
+    }
+  });
+  return lines;
+}
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[name]!);
+}

@@ -11,6 +11,11 @@ import { textLines, type TextLook } from './text-block.js';
 import type { StructId } from '../structure.js';
 
 const TAB_WIDTH = 4;
+/**
+ * How far a code block may reach into each margin before it wraps: at the 72-character measure
+ * a block widened by this holds 80 columns of code (most code is written to 80).
+ */
+const MARGIN_REACH = 34;
 /** Drawn before a wrapped line's continuation; extracts as nothing. */
 const CONTINUATION_MARK = '\u21aa';
 
@@ -22,11 +27,13 @@ export function layoutCode(block: Block & { kind: 'code' }, frame: BlockFrame, c
   const look = codeLook(context.palette);
   const tag = context.tagger.add('Code', frame.tag);
   const pad = METRICS.codePadding;
-  const panel = container({ kind: 'fill', x: frame.x, width: frame.width, color: context.palette.codeBackground, radius: 3 });
+  const lines = codeLines(block);
+  const span = panelSpan(frame, lines, look, context);
+  const panel = container({ kind: 'fill', ...span, color: context.palette.codeBackground, radius: 3 });
   const containers = [...frame.containers, panel];
-  const inner = { x: frame.x + pad, width: frame.width - 2 * pad };
+  const inner = { x: span.x + pad, width: span.width - 2 * pad };
   const boxes: VBox[] = [];
-  for (const tokens of codeLines(block)) boxes.push(...codeLine(tokens, inner, look, tag, containers, context));
+  for (const tokens of lines) boxes.push(...codeLine(tokens, inner, look, tag, containers, context));
 
   const nodes: VNode[] = [box(pad, [], containers)];
   boxes.forEach((line, index) => {
@@ -36,6 +43,27 @@ export function layoutCode(block: Block & { kind: 'code' }, frame: BlockFrame, c
   nodes.push(box(pad, [], containers));
   if (block.note) nodes.unshift(...noteLines(block.note, frame, context), box(3, [], frame.containers));
   return { nodes, spaceBefore: METRICS.paragraphGap, spaceAfter: METRICS.paragraphGap };
+}
+
+/**
+ * Where the panel stands: the frame, widened into the margins when the longest line needs it —
+ * into both at the top level, into the right one only where the frame is indented (a list, a
+ * quote, whose left edge carries its own marks).
+ */
+function panelSpan(frame: BlockFrame, lines: readonly HighlightedLine[], look: TextLook, context: LayoutContext): { x: number; width: number } {
+  const { marginInner, contentWidth } = context.geometry;
+  const face = context.fonts.primary(look.font);
+  const column = face.shape('0', 'ltr', 'code').advance * face.scale(look.size);
+  const longest = Math.max(0, ...lines.map((tokens) => tokens.reduce((sum, token) => sum + token.text.length, 0)));
+  // Two columns more: every line is set as wide as a continuation, which hangs two columns in.
+  const needed = (longest + 2) * column + 2 * METRICS.codePadding - frame.width;
+  if (needed <= 0) return { x: frame.x, width: frame.width };
+  const topLevel = frame.x <= marginInner;
+  const right = Math.max(0, marginInner + contentWidth + MARGIN_REACH - (frame.x + frame.width));
+  const left = topLevel ? Math.min(MARGIN_REACH, needed / 2) : 0;
+  const grow = Math.min(needed, left + right);
+  const leftShare = topLevel ? Math.min(left, grow / 2) : 0;
+  return { x: frame.x - leftShare, width: frame.width + grow };
 }
 
 /** The block's lines as coloured tokens (one plain token per line when not highlighted), tabs expanded. */
