@@ -6,7 +6,7 @@ import { INFINITE_COST, type BoxItem, type Container, type VBox, type VNode } fr
 export interface PaginateSettings {
   geometry: PageGeometry;
   palette: Palette;
-  /** Footnote bodies by number, each kept whole at the foot of the page that cites it. */
+  /** Footnote bodies by number, each kept whole at the foot of the page that first cites it. */
   footnotes: Map<number, VBox[]>;
   maxPages: number | undefined;
   signal: AbortSignal | undefined;
@@ -20,32 +20,47 @@ export interface CutPage {
 interface Placed {
   box: VBox;
   y: number;
+  /** Stretchable space above the box on its page: how far it moves down when the page is filled. */
+  stretchAbove: number;
 }
 
-/** How strongly an underfull page is avoided, against the cost of the break that ends it. */
-const UNDERFULL_WEIGHT = 1000;
+/** A page's cost when it ends one line short with no space to stretch (TeX's badness scale). */
+const BADNESS_SCALE = 100;
+/**
+ * Before a chapter, a page may end this much shorter at the same cost, and is not stretched:
+ * allowed to end short there, but still better full when what follows fits.
+ */
+const CHAPTER_RAG_SHARE = 0.5;
+/** Space between deferred figures at the top of a page and what follows them. */
+const FLOAT_GAP = METRICS.paragraphGap * 1.5;
 
 /**
  * Cuts the vertical list into pages as TeX's page builder does: among the legal breaks that
- * fit, take the one whose penalty plus the badness of the space left unfilled is least.
+ * fit, take the one whose penalty plus the badness of the space left unfilled is least, then
+ * stretch the space between blocks to fill the page (not at a chapter's end or the document's).
+ * A figure that does not fit what is left of a page goes to the top of the next one while the
+ * text after it fills this one. A footnote is set once, on the page of its first citation.
  */
 export function paginate(nodes: readonly VNode[], settings: PaginateSettings): CutPage[] {
-  const height = settings.geometry.contentHeight;
   const pages: CutPage[] = [];
   const headerShown = new Set<Container>();
+  const printed = new Set<number>();
+  let deferred: VBox[][] = [];
   let start = 0;
-  while (start < nodes.length) {
+  while (start < nodes.length || deferred.length > 0) {
     throwIfAborted(settings.signal);
     start = skipDiscardable(nodes, start);
-    if (start >= nodes.length) break;
-    const repeated = repeatedHeader(nodes[start] as VBox, headerShown);
-    const { end, placed, footnotes } = fillPage(nodes, start, height, repeated, settings.footnotes);
-    for (const { box } of placed) {
+    if (start >= nodes.length && deferred.length === 0) break;
+    const repeated = start < nodes.length ? repeatedHeader(nodes[start] as VBox, headerShown) : null;
+    const page = fillPage(nodes, start, { repeated, deferred, printed }, settings);
+    for (const { box } of page.placed) {
       for (const owner of box.containers) if (owner.decoration.kind === 'table' && owner.decoration.header === box) headerShown.add(owner);
     }
-    pages.push(composePage(placed, footnotes, settings));
+    for (const number of page.footnotes) printed.add(number);
+    pages.push(composePage(page, settings));
     if (settings.maxPages !== undefined && pages.length > settings.maxPages) throw new PageLimitError(settings.maxPages, pages.length);
-    start = end;
+    start = page.end;
+    deferred = page.deferred;
   }
   // A document with nothing to draw is still a valid PDF: one empty page.
   if (pages.length === 0) pages.push({ items: [] });
@@ -53,12 +68,13 @@ export function paginate(nodes: readonly VNode[], settings: PaginateSettings): C
 }
 
 function skipDiscardable(nodes: readonly VNode[], index: number): number {
-  while (index < nodes.length && nodes[index]!.kind !== 'box') index++;
+  while (index < nodes.length && nodes[index]!.kind !== 'box' && nodes[index]!.kind !== 'float') index++;
   return index;
 }
 
 /** A table continuing from an earlier page gets its header row again, as page furniture. */
 function repeatedHeader(first: VBox, headerShown: Set<Container>): VBox | null {
+  if (first.kind !== 'box') return null;
   const table = first.containers.findLast((owner) => owner.decoration.kind === 'table');
   if (!table || table.decoration.kind !== 'table') return null;
   const header = table.decoration.header;
@@ -71,58 +87,144 @@ function asArtifact(item: BoxItem): BoxItem | null {
   return 'tag' in item ? { ...item, tag: null } : item;
 }
 
-function fillPage(nodes: readonly VNode[], start: number, height: number, repeated: VBox | null, footnoteBodies: Map<number, VBox[]>) {
+interface PageStart {
+  /** A table's header row drawn again at the top. */
+  repeated: VBox | null;
+  /** Figures that did not fit the page before, set first. */
+  deferred: VBox[][];
+  /** Footnotes already set on an earlier page. */
+  printed: ReadonlySet<number>;
+}
+
+interface FilledPage {
+  end: number;
+  placed: Placed[];
+  footnotes: number[];
+  /** Figures moved on to the next page. */
+  deferred: VBox[][];
+  /** How far the stretchable space is stretched: 0 leaves the page's foot ragged, 1 stretches it all. */
+  fill: number;
+}
+
+interface Candidate {
+  end: number;
+  cost: number;
+  count: number;
+  notes: number;
+  deferred: number;
+  fill: number;
+}
+
+function fillPage(nodes: readonly VNode[], start: number, begin: PageStart, settings: PaginateSettings): FilledPage {
+  const height = settings.geometry.contentHeight;
+  const bodies = settings.footnotes;
   const placed: Placed[] = [];
-  let y = repeated ? repeated.height : 0;
-  if (repeated) placed.push({ box: repeated, y: 0 });
   const footnotes: number[] = [];
+  const deferred: VBox[][] = [];
+  let y = 0;
+  let stretch = 0;
   let footHeight = 0;
-  let best: { end: number; cost: number; count: number; notes: number } | null = null;
-  const consider = (end: number, cost: number) => {
-    const unfilled = Math.max(0, height - y - footHeight) / height;
-    const total = cost + UNDERFULL_WEIGHT * unfilled ** 3;
-    if (!best || total <= best.cost) best = { end, cost: total, count: placed.length, notes: footnotes.length };
+  const place = (box: VBox) => {
+    placed.push({ box, y, stretchAbove: stretch });
+    y += box.height;
+  };
+  /** The footnotes `boxes` cite that are new here, and the height they add at the foot. */
+  const notesOf = (boxes: readonly VBox[]) => {
+    const added = [...new Set(boxes.flatMap((box) => box.footnotes))].filter((number) => !footnotes.includes(number) && !begin.printed.has(number) && bodies.has(number));
+    const extra = added.reduce((sum, number) => sum + bodyHeight(bodies.get(number)!), 0) + (footnotes.length === 0 && added.length > 0 ? METRICS.footnoteGap : 0);
+    return { added, extra };
+  };
+  const take = (boxes: readonly VBox[], notes: { added: number[]; extra: number }) => {
+    for (const box of boxes) place(box);
+    footnotes.push(...notes.added);
+    footHeight += notes.extra;
+  };
+
+  if (begin.repeated) place(begin.repeated);
+  for (const figure of begin.deferred) take(figure, notesOf(figure));
+  if (begin.deferred.length > 0) y += FLOAT_GAP;
+  const fixed = placed.length;
+
+  let best: Candidate | null = null;
+  const consider = (end: number, cost: number, ragged: boolean) => {
+    const unfilled = height - y - footHeight;
+    const tolerated = stretch + METRICS.bodyLeading + (ragged ? height * CHAPTER_RAG_SHARE : 0);
+    const badness = unfilled <= 0 ? 0 : BADNESS_SCALE * (unfilled / tolerated) ** 3;
+    const total = badness + cost;
+    const fill = ragged || stretch === 0 ? 0 : Math.min(1, Math.max(0, unfilled) / stretch);
+    if (!best || total <= best.cost) best = { end, cost: total, count: placed.length, notes: footnotes.length, deferred: deferred.length, fill };
   };
 
   let index = start;
+  let skipGlue = false;
   for (; index < nodes.length; index++) {
     const node = nodes[index]!;
-    if (node.kind === 'box') {
-      const newNotes = node.footnotes.filter((number) => !footnotes.includes(number) && footnoteBodies.has(number));
-      const extra = newNotes.reduce((sum, number) => sum + bodyHeight(footnoteBodies.get(number)!), 0) + (footnotes.length === 0 && newNotes.length > 0 ? METRICS.footnoteGap : 0);
-      const fits = y + node.height + footHeight + extra <= height + 0.01;
-      if (!fits && placed.length > (repeated ? 1 : 0)) break;
-      placed.push({ box: node, y });
-      y += node.height;
-      footnotes.push(...newNotes);
-      footHeight += extra;
+    if (node.kind === 'box' || node.kind === 'float') {
+      const boxes = node.kind === 'box' ? [node] : node.boxes;
+      const notes = notesOf(boxes);
+      const fits = y + boxHeight(boxes) + footHeight + notes.extra <= height + 0.01;
+      if (node.kind === 'float' && placed.length > fixed && (deferred.length > 0 || (!fits && !gluedToPrevious(nodes, index)))) {
+        // The figure waits for the next page; the text after it fills this one.
+        deferred.push(node.boxes);
+        skipGlue = true;
+        continue;
+      }
+      if (!fits && placed.length > fixed) break;
+      take(boxes, notes);
+      skipGlue = false;
     } else if (node.kind === 'glue') {
-      if (nodes[index - 1]?.kind === 'box') consider(index, 0);
+      if (skipGlue) continue;
+      if (isBreakable(nodes[index - 1])) consider(index, 0, false);
       y += node.height;
+      stretch += node.stretch;
     } else if (node.cost < INFINITE_COST) {
-      consider(index, node.cost);
+      consider(index, node.cost, node.ragged);
       if (node.cost <= -INFINITE_COST) {
         index++;
         break;
       }
     }
   }
-  if (index >= nodes.length) return { end: nodes.length, placed, footnotes };
-  const chosen = best as { end: number; count: number; notes: number } | null;
-  if (!chosen) return { end: index, placed, footnotes };
-  return { end: chosen.end, placed: placed.slice(0, chosen.count), footnotes: footnotes.slice(0, chosen.notes) };
+  if (index >= nodes.length) return { end: nodes.length, placed, footnotes, deferred, fill: 0 };
+  const chosen = best as Candidate | null;
+  if (!chosen) return { end: index, placed, footnotes, deferred, fill: 0 };
+  return {
+    end: chosen.end,
+    placed: placed.slice(0, chosen.count),
+    footnotes: footnotes.slice(0, chosen.notes),
+    deferred: deferred.slice(0, chosen.deferred),
+    fill: chosen.fill,
+  };
+}
+
+/** A page may break at glue that follows a box or a figure. */
+function isBreakable(previous: VNode | undefined): boolean {
+  return previous?.kind === 'box' || previous?.kind === 'float';
+}
+
+/** Kept with what comes before it (a heading's "keep with next"): such a figure never floats away. */
+function gluedToPrevious(nodes: readonly VNode[], index: number): boolean {
+  let before = index - 1;
+  while (before >= 0 && nodes[before]!.kind === 'glue') before--;
+  const node = nodes[before];
+  return node?.kind === 'penalty' && node.cost >= INFINITE_COST;
+}
+
+function boxHeight(boxes: readonly VBox[]): number {
+  return boxes.reduce((sum, box) => sum + box.height, 0);
 }
 
 function bodyHeight(lines: VBox[]): number {
-  return lines.reduce((sum, line) => sum + line.height, 0);
+  return boxHeight(lines);
 }
 
-/** Absolute positions, decorations drawn behind their boxes, footnotes at the foot. */
-function composePage(placed: Placed[], footnotes: number[], settings: PaginateSettings): CutPage {
+/** Absolute positions, the page filled by its stretch, decorations drawn behind their boxes, footnotes at the foot. */
+function composePage({ placed, footnotes, fill }: FilledPage, settings: PaginateSettings): CutPage {
   const { geometry, palette } = settings;
   const top = geometry.marginTop;
-  const items: BoxItem[] = [...decorations(placed, top)];
-  for (const { box, y } of placed) for (const item of box.items) items.push(shiftBoxItem(item, top + y));
+  const positioned = placed.map((entry) => ({ ...entry, y: entry.y + fill * entry.stretchAbove }));
+  const items: BoxItem[] = [...decorations(positioned, top)];
+  for (const { box, y } of positioned) for (const item of box.items) items.push(shiftBoxItem(item, top + y));
   if (footnotes.length > 0) {
     const bodies = footnotes.map((number) => settings.footnotes.get(number)!);
     const total = bodies.reduce((sum, lines) => sum + bodyHeight(lines), 0);
@@ -140,7 +242,7 @@ function composePage(placed: Placed[], footnotes: number[], settings: PaginateSe
 }
 
 /** Each container's decoration spans its boxes on this page, outermost first. */
-function decorations(placed: Placed[], top: number): BoxItem[] {
+function decorations(placed: readonly Placed[], top: number): BoxItem[] {
   const extents = new Map<Container, { top: number; bottom: number }>();
   for (const { box, y } of placed) {
     for (const owner of box.containers) {

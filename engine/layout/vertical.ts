@@ -4,12 +4,17 @@ import type { Color } from './theme.js';
 
 /**
  * The vertical list a document becomes before pagination, after TeX's: boxes that cannot be
- * split, glue (space that vanishes at a page break) and penalties (the cost of breaking).
+ * split, glue (space that vanishes at a page break, and may stretch to fill a page), penalties
+ * (the cost of breaking) and floats (a figure that may move to the top of the next page).
  * A page may break at glue that follows a box, or at a penalty below INFINITE_COST.
  */
-export type VNode = VBox | VGlue | VPenalty;
+export type VNode = VBox | VGlue | VPenalty | VFloat;
 
 export const INFINITE_COST = 10_000;
+/** Breaking a page after a line that ends in a hyphenated word (TeX's \brokenpenalty). */
+export const BROKEN_WORD_COST = 100;
+/** How much of its height the space between blocks may grow by to fill a page. */
+const GAP_STRETCH = 0.6;
 
 export interface VBox {
   kind: 'box';
@@ -22,16 +27,31 @@ export interface VBox {
   footnotes: number[];
   /** Distance from the top to the first baseline, for aligning list labels. */
   baseline: number;
+  /** A line that ends in a word broken by a hyphen: a page should not end after it. */
+  hyphenated: boolean;
 }
 
 export interface VGlue {
   kind: 'glue';
   height: number;
+  /** How much taller it may grow on a page that would otherwise end short. */
+  stretch: number;
 }
 
 export interface VPenalty {
   kind: 'penalty';
   cost: number;
+  /** A page ending here may end short: it ends a chapter (a top-level heading follows). */
+  ragged: boolean;
+}
+
+/**
+ * A figure or drawing that, when it does not fit what is left of a page, is set at the top of the
+ * next one while the text after it fills this page. Its boxes never part.
+ */
+export interface VFloat {
+  kind: 'float';
+  boxes: VBox[];
 }
 
 /** A page number not yet known at layout time: resolved once pages are cut. */
@@ -69,16 +89,27 @@ export interface BlockNodes {
   spaceAfter: number;
 }
 
-export function box(height: number, items: BoxItem[], containers: readonly Container[], baseline = height, footnotes: number[] = []): VBox {
-  return { kind: 'box', height, items, containers, footnotes, baseline };
+export function box(height: number, items: BoxItem[], containers: readonly Container[], baseline = height, footnotes: number[] = [], hyphenated = false): VBox {
+  return { kind: 'box', height, items, containers, footnotes, baseline, hyphenated };
 }
 
+/** Fixed space (inside a block: between list items, code lines, contents entries). */
 export function glue(height: number): VGlue {
-  return { kind: 'glue', height };
+  return { kind: 'glue', height, stretch: 0 };
 }
 
-export function penalty(cost: number): VPenalty {
-  return { kind: 'penalty', cost };
+/** Space between blocks, which may stretch to fill a page. */
+export function gap(height: number): VGlue {
+  return { kind: 'glue', height, stretch: height * GAP_STRETCH };
+}
+
+export function penalty(cost: number, ragged = false): VPenalty {
+  return { kind: 'penalty', cost, ragged };
+}
+
+/** A figure's boxes as a float where it may move (at the top level), else as they are. */
+export function figureNodes(boxes: VBox[], floats: boolean): VNode[] {
+  return floats ? [{ kind: 'float', boxes }] : boxes;
 }
 
 export function container(decoration: Decoration): Container {
@@ -87,7 +118,7 @@ export function container(decoration: Decoration): Container {
 
 /**
  * Joins lines into nodes that break between lines, never leaving one line alone at the foot
- * (orphan) or head (widow) of a page.
+ * (orphan) or head (widow) of a page, and loath to end a page in a hyphenated word.
  */
 export function linesToNodes(lines: VBox[]): VNode[] {
   const nodes: VNode[] = [];
@@ -95,7 +126,7 @@ export function linesToNodes(lines: VBox[]): VNode[] {
     if (index > 0) {
       const orphan = index === 1;
       const widow = index === lines.length - 1;
-      nodes.push(penalty(orphan || widow ? INFINITE_COST : 0));
+      nodes.push(penalty(orphan || widow ? INFINITE_COST : lines[index - 1]!.hyphenated ? BROKEN_WORD_COST : 0));
     }
     nodes.push(line);
   });

@@ -32,17 +32,35 @@ export function layoutCode(block: Block & { kind: 'code' }, frame: BlockFrame, c
   const panel = container({ kind: 'fill', ...span, color: context.palette.codeBackground, radius: 3 });
   const containers = [...frame.containers, panel];
   const inner = { x: span.x + pad, width: span.width - 2 * pad };
-  const boxes: VBox[] = [];
-  for (const tokens of lines) boxes.push(...codeLine(tokens, inner, look, tag, containers, context));
+  const pieces = lines.map((tokens) => ({ blank: tokens.every((token) => token.text.trim() === ''), boxes: codeLine(tokens, inner, look, tag, containers, context) }));
 
   const nodes: VNode[] = [box(pad, [], containers)];
-  boxes.forEach((line, index) => {
-    if (index > 0) nodes.push(penalty(index === 1 || index === boxes.length - 1 ? INFINITE_COST : 0));
-    nodes.push(line);
-  });
+  const count = pieces.reduce((sum, piece) => sum + piece.boxes.length, 0);
+  let index = 0;
+  for (const piece of pieces) {
+    piece.boxes.forEach((line, within) => {
+      if (index > 0) nodes.push(penalty(mayBreakBefore(index, count, within > 0 || piece.blank) ? 0 : INFINITE_COST));
+      nodes.push(line);
+      index += 1;
+    });
+  }
   nodes.push(box(pad, [], containers));
   if (block.note) nodes.unshift(...noteLines(block.note, frame, context), box(3, [], frame.containers));
   return { nodes, spaceBefore: METRICS.paragraphGap, spaceAfter: METRICS.paragraphGap };
+}
+
+/** A block this short never splits across pages. */
+const UNBROKEN_LINES = 8;
+/** Fewest lines a split block leaves on either page. */
+const PIECE_LINES = 3;
+
+/**
+ * Whether a page may break before line `index` of `count`: never in a short block, never leaving
+ * fewer than three lines on either side, and never so that the next page's piece starts with a
+ * blank line or the rest of a wrapped one.
+ */
+function mayBreakBefore(index: number, count: number, startsBadly: boolean): boolean {
+  return count > UNBROKEN_LINES && index >= PIECE_LINES && count - index >= PIECE_LINES && !startsBadly;
 }
 
 /**

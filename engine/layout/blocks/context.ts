@@ -36,6 +36,14 @@ export interface BlockFrame {
   listDepth: number;
 }
 
+/**
+ * A figure here may float to the next page: only at the top level, where no enclosing list or
+ * quote draws marks beside it that would have to move too.
+ */
+export function mayFloat(frame: BlockFrame): boolean {
+  return frame.containers.length === 0 && frame.listDepth === 0;
+}
+
 export function indented(frame: BlockFrame, by: number, changes: Partial<BlockFrame> = {}): BlockFrame {
   return { ...frame, x: frame.x + by, width: frame.width - by, ...changes };
 }

@@ -1,8 +1,8 @@
 import { NO_MARKS, type Block } from '../../document/types.js';
 import { drawingItems } from '../drawing-items.js';
 import { METRICS } from '../theme.js';
-import { box, type BlockNodes, type VNode } from '../vertical.js';
-import type { BlockFrame, LayoutContext } from './context.js';
+import { box, figureNodes, type BlockNodes, type VBox } from '../vertical.js';
+import { mayFloat, type BlockFrame, type LayoutContext } from './context.js';
 import { smallLook } from './looks.js';
 import { textLines } from './text-block.js';
 
@@ -23,11 +23,13 @@ export function layoutDrawingBlock(block: Block & { kind: 'drawing' }, frame: Bl
   const tag = context.tagger.add(block.role, frame.tag, { alt: block.alt });
   const items = drawingItems(drawing, { x, y: 0, scale, tag }, context);
   if (block.appendix) items.push(...context.appendix.add(block, x, width, height, context.tagger, frame.tag));
-  const nodes: VNode[] = [box(height, items, frame.containers)];
+  const boxes: VBox[] = [box(height, items, frame.containers)];
   if (block.caption) {
     const caption = textLines([{ kind: 'text', text: block.caption, marks: NO_MARKS, link: null, code: null }], { ...smallLook(context.palette), align: 'center' }, frame, context.tagger.add('Caption', frame.tag), context);
-    nodes.push(box(4, [], frame.containers), ...caption);
+    boxes.push(box(4, [], frame.containers), ...caption);
   }
-  const gap = METRICS.paragraphGap * (block.role === 'Formula' ? 1 : 1.5);
-  return { nodes, spaceBefore: gap, spaceAfter: gap };
+  // A formula is part of the text around it; a diagram may float.
+  const formula = block.role === 'Formula';
+  const gap = METRICS.paragraphGap * (formula ? 1 : 1.5);
+  return { nodes: figureNodes(boxes, !formula && mayFloat(frame)), spaceBefore: gap, spaceAfter: gap };
 }

@@ -1,8 +1,8 @@
 import { NO_MARKS, type Block } from '../../document/types.js';
 import { shiftBoxItem, stackBoxes } from '../box-items.js';
 import { METRICS } from '../theme.js';
-import { box, type BlockNodes, type BoxItem, type VNode } from '../vertical.js';
-import type { BlockFrame, LayoutContext } from './context.js';
+import { box, figureNodes, type BlockNodes, type BoxItem, type VBox } from '../vertical.js';
+import { mayFloat, type BlockFrame, type LayoutContext } from './context.js';
 import { POINTS_PER_PIXEL } from '../inline/objects.js';
 import { drawingItems } from '../drawing-items.js';
 import { smallLook } from './looks.js';
@@ -38,12 +38,12 @@ export function layoutFigure(block: Block & { kind: 'figure' }, frame: BlockFram
     const note = stackBoxes(lines);
     items.push(...note.items.map((item) => shiftBoxItem(item, (height - note.height) / 2)));
   }
-  const nodes: VNode[] = [box(height, items, frame.containers)];
+  const boxes: VBox[] = [box(height, items, frame.containers)];
   if (block.caption) {
     const captionTag = context.tagger.add('Caption', frame.tag);
     const caption = textLines([{ kind: 'text', text: block.caption, marks: NO_MARKS, link: null, code: null }], { ...smallLook(context.palette), align: 'center' }, frame, captionTag, context);
     // Consecutive boxes never part: the caption stays with its image.
-    nodes.push(box(4, [], frame.containers), ...caption);
+    boxes.push(box(4, [], frame.containers), ...caption);
   }
-  return { nodes, spaceBefore: METRICS.paragraphGap * 1.5, spaceAfter: METRICS.paragraphGap * 1.5 };
+  return { nodes: figureNodes(boxes, mayFloat(frame)), spaceBefore: METRICS.paragraphGap * 1.5, spaceAfter: METRICS.paragraphGap * 1.5 };
 }

@@ -16,7 +16,7 @@ export function layoutFootnotes(definitions: readonly FootnoteDefinition[], fram
   for (const definition of definitions) {
     const noteTag: StructId | null = context.tagger.add('Note', frame.tag, { elementId: definition.dest });
     const laid = layoutBlocks(definition.blocks, indented(frame, LABEL_WIDTH, { tag: noteTag, tight: true }), noteContext);
-    const lines: VBox[] = laid.nodes.flatMap((node) => (node.kind === 'box' ? [node] : node.kind === 'glue' ? [box(node.height, [], [])] : []));
+    const lines: VBox[] = laid.nodes.flatMap((node) => (node.kind === 'box' ? [node] : node.kind === 'float' ? node.boxes : node.kind === 'glue' ? [box(node.height, [], [])] : []));
     if (lines.length === 0) lines.push(box(look.leading, [], [], look.leading * 0.75));
     const first = lines[0]!;
     first.items.unshift(

@@ -7,7 +7,10 @@ import { headingLook } from './looks.js';
 import { alignment } from './paragraph.js';
 import { textLines } from './text-block.js';
 
-/** A heading is one unbreakable box, kept with what follows it, carrying its destination. */
+/**
+ * A heading is one unbreakable box, kept with what follows it, carrying its destination. A page
+ * may end short before a top-level heading, as before a chapter.
+ */
 export function layoutHeading(block: Block & { kind: 'heading' }, frame: BlockFrame, context: LayoutContext): BlockNodes {
   const look = block.align ? { ...headingLook(block.level, context.palette), align: alignment(block.align) } : headingLook(block.level, context.palette);
   const tag = context.tagger.add(`H${block.level}`, frame.tag);
@@ -16,7 +19,7 @@ export function layoutHeading(block: Block & { kind: 'heading' }, frame: BlockFr
   items.unshift({ kind: 'dest', name: block.id, x: frame.x, y: 0 });
   const heading = box(height, items, frame.containers, lines[0]?.baseline ?? height, lines.flatMap((line) => line.footnotes));
   return {
-    nodes: [heading, penalty(INFINITE_COST)],
+    nodes: block.level === 1 ? [penalty(0, true), heading, penalty(INFINITE_COST)] : [heading, penalty(INFINITE_COST)],
     spaceBefore: METRICS.bodyLeading * METRICS.headingSpaceAbove[block.level - 1]!,
     spaceAfter: METRICS.bodyLeading * METRICS.headingSpaceBelow,
   };

@@ -1,6 +1,6 @@
 import type { Block } from '../../document/types.js';
 import { throwIfAborted } from '../../errors.js';
-import { glue, type BlockNodes, type VNode } from '../vertical.js';
+import { gap, type BlockNodes, type VNode } from '../vertical.js';
 import type { BlockFrame, LayoutContext } from './context.js';
 import { layoutCode } from './code.js';
 import { layoutFigure } from './figure.js';
@@ -52,7 +52,7 @@ export function layoutBlocks(blocks: readonly Block[], frame: BlockFrame, contex
     const laid = layoutBlock(block, frame, context);
     if (laid.nodes.length === 0) return;
     if (nodes.length === 0) spaceBefore = index === 0 ? laid.spaceBefore : 0;
-    else nodes.push(glue(Math.max(spaceAfter, laid.spaceBefore)));
+    else nodes.push(gap(Math.max(spaceAfter, laid.spaceBefore)));
     nodes.push(...laid.nodes);
     spaceAfter = laid.spaceAfter;
   });

@@ -51,5 +51,5 @@ function paragraphEnv(context: LayoutContext): ParagraphEnv {
 }
 
 export function lineBox(line: LaidLine, frame: BlockFrame): VBox {
-  return box(line.height, line.items, frame.containers, line.baseline, line.footnotes);
+  return box(line.height, line.items, frame.containers, line.baseline, line.footnotes, line.hyphenated);
 }

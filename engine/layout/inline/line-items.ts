@@ -32,7 +32,7 @@ export interface LineSettings {
 }
 
 /** Lays one broken line out in visual order: glyph runs, inline code tints, images, links. */
-export function drawLine(entries: LineEntry[], settings: LineSettings): LaidLine {
+export function drawLine(entries: LineEntry[], settings: LineSettings, hyphenated = false): LaidLine {
   const visual = entries.some((entry) => entry.piece.level > 0) ? reorderRuns(entries.map((entry) => ({ ...entry, level: entry.piece.level }))) : entries;
   const naturalBaseline = (settings.leading - (settings.textAscent + settings.textDescent)) / 2 + settings.textAscent;
   const below = settings.leading - naturalBaseline;
@@ -101,7 +101,7 @@ export function drawLine(entries: LineEntry[], settings: LineSettings): LaidLine
     }
     x += entry.width;
   }
-  return { height: baseline + descent, baseline, width: used, items: [...under, ...items, ...links], footnotes };
+  return { height: baseline + descent, baseline, width: used, items: [...under, ...items, ...links], footnotes, hyphenated };
 }
 
 /** Justification widens a space: its glyph keeps its id and takes the extra advance. */

@@ -41,6 +41,8 @@ export interface LaidLine {
   items: FrameItem[];
   /** Numbers of the footnotes referenced on this line. */
   footnotes: number[];
+  /** The line ends in a word broken at a hyphenation point. */
+  hyphenated: boolean;
 }
 
 /** Penalty for breaking at a hyphenation point (TeX's \hyphenpenalty). */
@@ -92,7 +94,7 @@ export function layoutParagraph(inlines: readonly Inline[], settings: ParagraphS
   for (const lineBreak of breaks) {
     const entries = lineEntries(nodes, payloads, start, lineBreak, justified, wholeWords);
     const last = lineBreak.position === nodes.length - 1 || isForced(nodes[lineBreak.position]!);
-    lines.push(drawLine(entries, last ? ragged : drawn));
+    lines.push(drawLine(entries, last ? ragged : drawn, payloads[lineBreak.position]?.hyphen != null));
     start = lineBreak.position + 1;
   }
   return lines;
