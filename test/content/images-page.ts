@@ -46,12 +46,12 @@ export function boxOf(page: Page, color: readonly [number, number, number], tole
   return box;
 }
 
-/** Raster images in the PDF as `pdfimages -list` lists them (soft masks included). */
-export async function imageList(pdf: Uint8Array): Promise<Array<{ type: string; width: number; height: number; encoding: string }>> {
+/** Raster images in the PDF as `pdfimages -list` lists them (soft masks included), with their page. */
+export async function imageList(pdf: Uint8Array): Promise<Array<{ page: number; type: string; width: number; height: number; encoding: string }>> {
   const { stdout } = await run('pdfimages', ['-list', pdfFile(pdf)]);
   return stdout.trim().split('\n').slice(2).map((line) => {
     const columns = line.trim().split(/\s+/);
-    return { type: columns[2]!, width: Number(columns[3]), height: Number(columns[4]), encoding: columns[8]! };
+    return { page: Number(columns[0]), type: columns[2]!, width: Number(columns[3]), height: Number(columns[4]), encoding: columns[8]! };
   });
 }
 
