@@ -12,7 +12,7 @@ import { decodeImage } from '../content/images/decode.js';
 import { DecodedPixelBudget } from '../content/images/decoded-pixels.js';
 import { replaceShortcodes } from '../content/emoji/index.js';
 import { pushAll } from '../push-all.js';
-import { NO_MARKS, type Align, type Block, type FootnoteDefinition, type HeadingLevel, type Inline, type QuireDocument, type TocEntry } from './types.js';
+import { type Align, type Block, type FootnoteDefinition, type HeadingLevel, type Inline, type QuireDocument, type TocEntry } from './types.js';
 
 export interface BuildSettings {
   features: Features;
@@ -44,9 +44,7 @@ export async function buildDocument(source: ParsedSource, settings: BuildSetting
   forEachHeading(tree.children, (heading) => headingIds.set(heading, slugger.slug(toString(heading))));
   const firstH1 = firstH1Of(tree.children);
   const title = settings.metadata.title ?? frontMatter.title ?? (firstH1 && (await readableText(firstH1, { features: settings.features })));
-  const titleBlockNeeded = frontMatter.title !== undefined && !startsWithH1(tree.children);
-  const titleId = titleBlockNeeded ? slugger.slug(frontMatter.title!) : null;
-  const anchors = new Set<string>([...headingIds.values(), ...(titleId ? [titleId] : [])]);
+  const anchors = new Set<string>(headingIds.values());
 
   const decodedPixels = new DecodedPixelBudget(settings.bounds.maxDecodedPixels);
   const resources = new ResourceTracker({
@@ -69,12 +67,12 @@ export async function buildDocument(source: ParsedSource, settings: BuildSetting
   const builder = new BlockBuilder(context, headingIds);
 
   const blocks: Block[] = [];
-  if (titleBlockNeeded) {
-    const content: Inline[] = [{ kind: 'text', text: frontMatter.title!, marks: NO_MARKS, link: null, code: null }];
-    blocks.push({ kind: 'heading', level: 1, content, id: titleId!, text: frontMatter.title! });
+  // With a title in the front matter the first H1 is an ordinary heading, not the title.
+  if (frontMatter.title !== undefined) {
+    blocks.push({ kind: 'title', title: frontMatter.title, subtitle: frontMatter.subtitle ?? null, authors: frontMatter.authors ?? [], date: frontMatter.date ?? null });
   }
   pushAll(blocks, await builder.blocks(tree.children));
-  if (frontMatter.toc) insertToc(blocks);
+  if (frontMatter.toc) insertToc(blocks, frontMatter.tocDepth ?? DEFAULT_TOC_DEPTH);
 
   const footnoteDefinitions: FootnoteDefinition[] = [];
   for (let index = 0; ; index++) {
@@ -91,7 +89,7 @@ export async function buildDocument(source: ParsedSource, settings: BuildSetting
       theme: frontMatter.theme ?? settings.features.theme,
       paper: frontMatter.paper ?? 'a4',
       toc: frontMatter.toc ?? false,
-      author: metadata.author,
+      author: metadata.author ?? (frontMatter.authors?.length ? frontMatter.authors.join(', ') : undefined),
       subject: metadata.subject,
       keywords: metadata.keywords,
       date: metadata.date ?? FIXED_DATE,
@@ -246,22 +244,25 @@ async function readableText(heading: Heading, context: { features: Features }): 
   return context.features.emoji ? replaceShortcodes(text) : text;
 }
 
-function startsWithH1(nodes: readonly RootContent[]): boolean {
-  const first = nodes.find((node) => node.type !== 'definition' && node.type !== 'html');
-  return first?.type === 'heading' && first.depth === 1;
-}
 
-/** The table of contents goes after the title: after a leading H1, else at the very top. */
-function insertToc(blocks: Block[]): void {
-  const leadingTitle = blocks[0]?.kind === 'heading' && blocks[0].level === 1 ? blocks[0] : null;
+/** Heading levels the contents list unless `toc_depth` says otherwise. */
+const DEFAULT_TOC_DEPTH = 3;
+
+/**
+ * The table of contents goes after the title: after the front matter's title block, else after
+ * a leading H1 (which the contents then leave out), else at the very top.
+ */
+function insertToc(blocks: Block[], depth: number): void {
+  const leading = blocks[0];
+  const title = leading?.kind === 'title' || (leading?.kind === 'heading' && leading.level === 1) ? leading : null;
   const entries: TocEntry[] = [];
   const visit = (list: Block[]) => {
     for (const block of list) {
-      if (block.kind === 'heading' && block !== leadingTitle && block.level <= 3) entries.push({ level: block.level, text: block.text, dest: block.id });
+      if (block.kind === 'heading' && block !== title && block.level <= depth) entries.push({ level: block.level, text: block.text, dest: block.id });
       if (block.kind === 'quote') visit(block.children);
       if (block.kind === 'list') block.items.forEach((item) => visit(item.children));
     }
   };
   visit(blocks);
-  blocks.splice(leadingTitle ? 1 : 0, 0, { kind: 'toc', entries });
+  blocks.splice(title ? 1 : 0, 0, { kind: 'toc', entries });
 }

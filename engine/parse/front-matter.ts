@@ -7,10 +7,17 @@ export type Paper = 'a4' | 'letter';
 /** The front matter keys Quire reads; every other key is ignored and never printed. */
 export interface FrontMatter {
   title?: string;
+  subtitle?: string;
+  /** One author, or several in order. */
+  authors?: string[];
+  /** As written: a date, or any text ("Spring 2026"). */
+  date?: string;
   language?: string;
   theme?: Theme;
   paper?: Paper;
   toc?: boolean;
+  /** Deepest heading level the contents list (1–6). */
+  tocDepth?: number;
 }
 
 export interface SplitSource {
@@ -49,6 +56,12 @@ function looksLikeYaml(value: string): boolean {
 function readKeys(record: Record<string, unknown>): FrontMatter {
   const result: FrontMatter = {};
   if (record.title !== undefined) result.title = scalarText(record.title, 'title');
+  if (record.subtitle !== undefined) result.subtitle = scalarText(record.subtitle, 'subtitle');
+  if (record.author !== undefined) {
+    const authors = Array.isArray(record.author) ? record.author : [record.author];
+    result.authors = authors.map((author) => scalarText(author, 'author'));
+  }
+  if (record.date !== undefined) result.date = record.date instanceof Date ? record.date.toISOString().slice(0, 10) : scalarText(record.date, 'date');
   if (record.language !== undefined) {
     try {
       result.language = validateLanguage(scalarText(record.language, 'language'));
@@ -68,6 +81,12 @@ function readKeys(record: Record<string, unknown>): FrontMatter {
   if (record.toc !== undefined) {
     if (typeof record.toc !== 'boolean') throw new FrontMatterError('toc must be true or false');
     result.toc = record.toc;
+  }
+  if (record.toc_depth !== undefined) {
+    if (!Number.isInteger(record.toc_depth) || (record.toc_depth as number) < 1 || (record.toc_depth as number) > 6) {
+      throw new FrontMatterError(`toc_depth must be a whole number from 1 to 6, not ${JSON.stringify(record.toc_depth)}`);
+    }
+    result.tocDepth = record.toc_depth as number;
   }
   return result;
 }

@@ -25,6 +25,21 @@ async function charactersPerLine(markdown: string): Promise<number> {
   return full.reduce((sum, line) => sum + line.text.length, 0) / full.length;
 }
 
+/**
+ * Each code block's pieces, page by page: how many lines each draws (blank lines draw nothing).
+ * Checks that no piece after the first starts below the top of its page, which a blank line at
+ * its start would make it.
+ */
+async function codePieces(pdf: Uint8Array): Promise<number[][]> {
+  const top = pageGeometry('a4').marginTop + METRICS.codeLeading;
+  return (await elementLines(pdf, 'Code')).map((pages) =>
+    [...pages.values()].map((baselines, piece) => {
+      if (piece > 0) assert.ok(baselines[0]! < top, `a continued code block starts below a blank line (${baselines[0]})`);
+      return baselines.length;
+    }),
+  );
+}
+
 function mode(values: number[]): number {
   const counts = new Map<number, number>();
   for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
@@ -46,21 +61,39 @@ describe('the page', () => {
     });
   }
 
-  it('should never split a code block of up to 8 lines, leave 3 lines of a longer one on each page, and never continue one with a blank line (CommonMark spec)', async () => {
-    const { pdf } = await render(commonmarkSpec(), { resources: 'lenient' });
-    const blocks = await elementLines(pdf, 'Code');
-    const firstBaseline = pageGeometry('a4').marginTop + METRICS.codeLeading;
-    let split = 0;
-    for (const [index, pages] of blocks.entries()) {
-      if (pages.size < 2) continue;
-      split += 1;
-      const pieces = [...pages.values()].map((baselines) => Math.round((baselines.at(-1)! - baselines[0]!) / METRICS.codeLeading) + 1);
-      const lines = pieces.reduce((sum, count) => sum + count, 0);
-      assert.ok(lines > 8, `block ${index} of ${lines} lines is split`);
-      assert.ok(pieces.every((count) => count >= 3), `block ${index} split ${pieces.join(' + ')}`);
-      for (const baselines of [...pages.values()].slice(1)) assert.ok(baselines[0]! < firstBaseline, `block ${index} continues below a blank line (${baselines[0]})`);
+  it('should never split a code block of up to 8 lines, leave 3 lines of a longer one on each page, and never continue one with a blank line', async () => {
+    // Blocks of every length from 1 to 24 lines, every fifth line blank, after paragraphs of
+    // varying length, so that page breaks fall at every position of some block.
+    const blocks: boolean[][] = [];
+    const parts: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const blank = Array.from({ length: (i * 7) % 24 + 1 }, (_, line) => line % 5 === 3);
+      blocks.push(blank);
+      parts.push('Words of a paragraph. '.repeat((i * 5) % 23 + 1));
+      parts.push(`\`\`\`\n${blank.map((isBlank, line) => (isBlank ? '' : `line ${line + 1}`)).join('\n')}\n\`\`\``);
     }
-    assert.ok(split > 5, `${split} code blocks split: the test sees splits`);
+    const pieces = await codePieces((await render(parts.join('\n\n'))).pdf);
+    assert.equal(pieces.length, blocks.length, 'one Code element a block');
+    let splits = 0;
+    pieces.forEach((drawn, index) => {
+      if (drawn.length < 2) return;
+      splits += 1;
+      // Blank lines draw nothing: a piece's true start is the drawn line it starts with (never a blank).
+      const drawnLines = blocks[index]!.flatMap((isBlank, line) => (isBlank ? [] : [line]));
+      const starts = drawn.map((_, piece) => drawnLines[drawn.slice(0, piece).reduce((sum, count) => sum + count, 0)]!);
+      const lengths = starts.map((start, piece) => (starts[piece + 1] ?? blocks[index]!.length) - start);
+      assert.ok(blocks[index]!.length > 8, `block ${index} of ${blocks[index]!.length} lines is split`);
+      assert.ok(lengths.every((length) => length >= 3), `block ${index} split ${lengths.join(' + ')}`);
+    });
+    assert.ok(splits >= 5, `${splits} blocks split: the test sees splits`);
+  });
+
+  it("should split the CommonMark spec's code blocks only where both pieces are long enough", async () => {
+    const pieces = await codePieces((await render(commonmarkSpec(), { resources: 'lenient' })).pdf);
+    const splits = pieces.filter((counts) => counts.length > 1);
+    assert.ok(splits.length > 5, `${splits.length} blocks split`);
+    // Counted in drawn lines: blank lines draw nothing, so a piece holds at least this many.
+    for (const counts of splits) assert.ok(counts.reduce((sum, count) => sum + count, 0) > 6 && counts.every((count) => count >= 2), counts.join(' + '));
   });
 
   it('should end no page in a hyphenated word where another break exists (Pandoc manual)', async () => {

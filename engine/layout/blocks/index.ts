@@ -10,6 +10,7 @@ import { layoutParagraphBlock } from './paragraph.js';
 import { layoutQuote } from './quote.js';
 import { layoutRule } from './rule.js';
 import { layoutTable } from './table.js';
+import { layoutTitle } from './title.js';
 import { layoutToc } from './toc.js';
 import { layoutDrawingBlock } from './drawing.js';
 
@@ -34,6 +35,8 @@ export function layoutBlock(block: Block, frame: BlockFrame, context: LayoutCont
       return layoutFigure(block, frame, context);
     case 'toc':
       return layoutToc(block, frame, context);
+    case 'title':
+      return layoutTitle(block, frame, context);
     case 'drawing':
       return layoutDrawingBlock(block, frame, context);
   }

@@ -1,0 +1,39 @@
+import { NO_MARKS, type Block } from '../../document/types.js';
+import { METRICS } from '../theme.js';
+import { box, INFINITE_COST, penalty, type BlockNodes, type VNode } from '../vertical.js';
+import type { StructRole } from '../structure.js';
+import type { BlockFrame, LayoutContext } from './context.js';
+import { textLines, type TextLook } from './text-block.js';
+
+/** Sizes of the title block's lines against the body's: title, subtitle, authors, date. */
+const SCALE = { title: 2.3, subtitle: 1.3, authors: 1.1, date: 1 } as const;
+/** Space below the block before the document begins, in body lines. */
+const SPACE_BELOW = 2;
+
+/**
+ * The front matter's title block at the top of the first page, centred: the title (tagged H1, a
+ * heading above the document's own), then subtitle, authors (one line, in order) and date, each
+ * a paragraph. Its lines never part from each other or from what follows.
+ */
+export function layoutTitle(block: Block & { kind: 'title' }, frame: BlockFrame, context: LayoutContext): BlockNodes {
+  const { palette } = context;
+  const look = (scale: number, weight: 'regular' | 'semibold', color = palette.text): TextLook => {
+    const size = METRICS.bodySize * scale;
+    return { font: { family: 'serif', weight, italic: false }, size, leading: size * 1.25, color, align: 'center', hyphenate: false };
+  };
+  const parts: Array<{ text: string | null; look: TextLook; role: StructRole; space: number }> = [
+    { text: block.title, look: look(SCALE.title, 'semibold'), role: 'H1', space: 0 },
+    { text: block.subtitle, look: look(SCALE.subtitle, 'regular', palette.muted), role: 'P', space: 4 },
+    { text: block.authors.length > 0 ? block.authors.join(', ') : null, look: look(SCALE.authors, 'regular'), role: 'P', space: 14 },
+    { text: block.date, look: look(SCALE.date, 'regular', palette.muted), role: 'P', space: 4 },
+  ];
+  const nodes: VNode[] = [];
+  for (const part of parts) {
+    if (part.text === null) continue;
+    const lines = textLines([{ kind: 'text', text: part.text, marks: NO_MARKS, link: null, code: null }], part.look, frame, context.tagger.add(part.role, frame.tag), context);
+    if (nodes.length > 0 && part.space > 0) nodes.push(box(part.space, [], frame.containers));
+    nodes.push(...lines);
+  }
+  nodes.push(penalty(INFINITE_COST));
+  return { nodes, spaceBefore: 0, spaceAfter: METRICS.bodyLeading * SPACE_BELOW };
+}
