@@ -129,7 +129,9 @@ function fillPage(nodes: readonly VNode[], start: number, begin: PageStart, sett
     y += box.height;
   };
   /** The footnotes `boxes` cite that are new here, and the height they add at the foot. */
+  const none = { added: [] as number[], extra: 0 };
   const notesOf = (boxes: readonly VBox[]) => {
+    if (boxes.every((box) => box.footnotes.length === 0)) return none;
     const added = [...new Set(boxes.flatMap((box) => box.footnotes))].filter((number) => !footnotes.includes(number) && !begin.printed.has(number) && bodies.has(number));
     const extra = added.reduce((sum, number) => sum + bodyHeight(bodies.get(number)!), 0) + (footnotes.length === 0 && added.length > 0 ? METRICS.footnoteGap : 0);
     return { added, extra };
