@@ -66,12 +66,15 @@ export async function buildDocument(source: ParsedSource, settings: BuildSetting
   };
   const builder = new BlockBuilder(context, headingIds);
 
-  const blocks: Block[] = [];
-  // With a title in the front matter the first H1 is an ordinary heading, not the title.
+  const blocks: Block[] = await builder.blocks(tree.children);
+  // With a title in the front matter the first H1 is an ordinary heading, not the title — unless
+  // it only repeats the title, which is then printed once, in the title block, under its anchor.
   if (frontMatter.title !== undefined) {
-    blocks.push({ kind: 'title', title: frontMatter.title, subtitle: frontMatter.subtitle ?? null, authors: frontMatter.authors ?? [], date: frontMatter.date ?? null });
+    const leading = blocks[0];
+    const repeated = leading?.kind === 'heading' && leading.level === 1 && sameText(leading.text, frontMatter.title) ? leading : null;
+    if (repeated) blocks.shift();
+    blocks.unshift({ kind: 'title', title: frontMatter.title, subtitle: frontMatter.subtitle ?? null, authors: frontMatter.authors ?? [], date: frontMatter.date ?? null, id: repeated?.id ?? null });
   }
-  pushAll(blocks, await builder.blocks(tree.children));
   if (frontMatter.toc) insertToc(blocks, frontMatter.tocDepth ?? DEFAULT_TOC_DEPTH);
 
   const footnoteDefinitions: FootnoteDefinition[] = [];
@@ -244,6 +247,11 @@ async function readableText(heading: Heading, context: { features: Features }): 
   return context.features.emoji ? replaceShortcodes(text) : text;
 }
 
+
+function sameText(a: string, b: string): boolean {
+  const normal = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
+  return normal(a) === normal(b);
+}
 
 /** Heading levels the contents list unless `toc_depth` says otherwise. */
 const DEFAULT_TOC_DEPTH = 3;

@@ -95,8 +95,8 @@ export type Block =
   | { kind: 'rule' }
   | { kind: 'figure'; image: ImageResource; alt: string; caption: string | null; link: Link | null }
   | { kind: 'toc'; entries: TocEntry[] }
-  /** The front matter's title block, at the top of the first page. */
-  | { kind: 'title'; title: string; subtitle: string | null; authors: string[]; date: string | null }
+  /** The front matter's title block, at the top of the first page; `id` is its anchor when it took a leading H1's. */
+  | { kind: 'title'; title: string; subtitle: string | null; authors: string[]; date: string | null; id: string | null }
   /** A formula, diagram or barcode on its own line; `appendix` repeats it on a page of its own. */
   | { kind: 'drawing'; drawing: Drawing; role: 'Figure' | 'Formula'; alt: string; caption: string | null; appendix: boolean };
 

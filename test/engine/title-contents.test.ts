@@ -55,6 +55,14 @@ describe('the title block and the contents', () => {
     assert.match(await uncompressed(pdf), /\/Artifact BMC[^E]*?\[(?:<[0-9a-f]{4}>\s*-?[\d.]*\s*){20,}\] TJ/, 'a run of leader dots drawn as an artifact');
   });
 
+  it('should print a leading H1 that repeats the title once, in the title block, under its anchor', async () => {
+    const { pdf } = await render('---\ntitle: Kitchen sink\ntoc: true\n---\n\n# Kitchen sink\n\nSee [the top](#kitchen-sink).\n\n## Part\n\nText.');
+    const text = await pdftotext(pdf);
+    assert.equal(text.split('Kitchen sink').length - 1, 1, 'the title once, and not in the contents');
+    const { links } = await import('../support/pdfjs.js');
+    assert.ok((await links(pdf)).some((link) => link.dest === 'kitchen-sink'), 'the link to the H1 goes to the title');
+  });
+
   it('should refuse a toc_depth that is not a level, naming it', async () => {
     await assert.rejects(render('---\ntoc: true\ntoc_depth: 9\n---\n\n# A'), (error: unknown) => error instanceof FrontMatterError && /toc_depth/.test(error.message));
   });

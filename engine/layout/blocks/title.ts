@@ -34,6 +34,8 @@ export function layoutTitle(block: Block & { kind: 'title' }, frame: BlockFrame,
     if (nodes.length > 0 && part.space > 0) nodes.push(box(part.space, [], frame.containers));
     nodes.push(...lines);
   }
+  const first = nodes[0];
+  if (block.id !== null && first?.kind === 'box') first.items.unshift({ kind: 'dest', name: block.id, x: frame.x, y: 0 });
   nodes.push(penalty(INFINITE_COST));
   return { nodes, spaceBefore: 0, spaceAfter: METRICS.bodyLeading * SPACE_BELOW };
 }
