@@ -1,7 +1,7 @@
 import { PageLimitError, throwIfAborted } from '../errors.js';
 import { shiftBoxItem } from './box-items.js';
 import { METRICS, type PageGeometry, type Palette } from './theme.js';
-import { INFINITE_COST, type BoxItem, type Container, type VBox, type VNode } from './vertical.js';
+import { INFINITE_COST, type BoxItem, type Container, type VBox, type VLandscape, type VNode } from './vertical.js';
 
 export interface PaginateSettings {
   geometry: PageGeometry;
@@ -15,6 +15,8 @@ export interface PaginateSettings {
 /** Boxes placed on one page, before decorations and page furniture are added. */
 export interface CutPage {
   items: BoxItem[];
+  /** The page's own geometry: the document's, or turned for a landscape run. */
+  geometry: PageGeometry;
 }
 
 interface Placed {
@@ -30,31 +32,60 @@ const UNDERFULL_WEIGHT = 1000;
  * fit, take the one whose penalty plus the badness of the space left unfilled is least.
  */
 export function paginate(nodes: readonly VNode[], settings: PaginateSettings): CutPage[] {
-  const height = settings.geometry.contentHeight;
   const pages: CutPage[] = [];
-  const headerShown = new Set<Container>();
+  paginateRun(nodes, settings.geometry, settings, pages, new Set());
+  // A document with nothing to draw is still a valid PDF: one empty page.
+  if (pages.length === 0) pages.push({ items: [], geometry: settings.geometry });
+  return pages;
+}
+
+/**
+ * Pages for a run of nodes on one geometry. A landscape run starts a page of its own and takes
+ * along what cannot be parted from it (a heading kept with the table).
+ */
+function paginateRun(nodes: readonly VNode[], geometry: PageGeometry, settings: PaginateSettings, pages: CutPage[], headerShown: Set<Container>): void {
   let start = 0;
   while (start < nodes.length) {
     throwIfAborted(settings.signal);
     start = skipDiscardable(nodes, start);
     if (start >= nodes.length) break;
+    const turn = landscapeAhead(nodes, start);
+    if (turn !== -1) {
+      const run = nodes[turn] as VLandscape;
+      paginateRun([...nodes.slice(start, turn), ...run.nodes], run.geometry, settings, pages, headerShown);
+      start = turn + 1;
+      continue;
+    }
     const repeated = repeatedHeader(nodes[start] as VBox, headerShown);
-    const { end, placed, footnotes } = fillPage(nodes, start, height, repeated, settings.footnotes);
+    const { end, placed, footnotes } = fillPage(nodes, start, geometry.contentHeight, repeated, settings.footnotes);
     for (const { box } of placed) {
       for (const owner of box.containers) if (owner.decoration.kind === 'table' && owner.decoration.header === box) headerShown.add(owner);
     }
-    pages.push(composePage(placed, footnotes, settings));
+    pages.push(composePage(placed, footnotes, geometry, settings));
     if (settings.maxPages !== undefined && pages.length > settings.maxPages) throw new PageLimitError(settings.maxPages, pages.length);
     start = end;
   }
-  // A document with nothing to draw is still a valid PDF: one empty page.
-  if (pages.length === 0) pages.push({ items: [] });
-  return pages;
 }
 
 function skipDiscardable(nodes: readonly VNode[], index: number): number {
-  while (index < nodes.length && nodes[index]!.kind !== 'box') index++;
+  while (index < nodes.length && (nodes[index]!.kind === 'glue' || nodes[index]!.kind === 'penalty')) index++;
   return index;
+}
+
+/** A page may break at glue that follows a box, or at a penalty below INFINITE_COST. */
+function isLegalBreak(nodes: readonly VNode[], index: number): boolean {
+  const node = nodes[index]!;
+  if (node.kind === 'glue') return nodes[index - 1]?.kind === 'box';
+  return node.kind === 'penalty' && node.cost < INFINITE_COST;
+}
+
+/** The landscape run this page must start with (no legal break before it), or -1. */
+function landscapeAhead(nodes: readonly VNode[], start: number): number {
+  for (let index = start; index < nodes.length; index++) {
+    if (nodes[index]!.kind === 'landscape') return index;
+    if (isLegalBreak(nodes, index)) return -1;
+  }
+  return -1;
 }
 
 /** A table continuing from an earlier page gets its header row again, as page furniture. */
@@ -77,11 +108,13 @@ function fillPage(nodes: readonly VNode[], start: number, height: number, repeat
   if (repeated) placed.push({ box: repeated, y: 0 });
   const footnotes: number[] = [];
   let footHeight = 0;
-  let best: { end: number; cost: number; count: number; notes: number } | null = null;
+  type Cut = { end: number; cost: number; count: number; notes: number };
+  let best: Cut | null = null;
+  let last: Cut | null = null;
   const consider = (end: number, cost: number) => {
     const unfilled = Math.max(0, height - y - footHeight) / height;
-    const total = cost + UNDERFULL_WEIGHT * unfilled ** 3;
-    if (!best || total <= best.cost) best = { end, cost: total, count: placed.length, notes: footnotes.length };
+    last = { end, cost: cost + UNDERFULL_WEIGHT * unfilled ** 3, count: placed.length, notes: footnotes.length };
+    if (!best || last.cost <= best.cost) best = last;
   };
 
   let index = start;
@@ -96,8 +129,12 @@ function fillPage(nodes: readonly VNode[], start: number, height: number, repeat
       y += node.height;
       footnotes.push(...newNotes);
       footHeight += extra;
+    } else if (node.kind === 'landscape') {
+      // The page ends at the last break before a landscape run; what follows that break goes with the run.
+      best = last ?? { end: index, cost: 0, count: placed.length, notes: footnotes.length };
+      break;
     } else if (node.kind === 'glue') {
-      if (nodes[index - 1]?.kind === 'box') consider(index, 0);
+      if (isLegalBreak(nodes, index)) consider(index, 0);
       y += node.height;
     } else if (node.cost < INFINITE_COST) {
       consider(index, node.cost);
@@ -108,7 +145,7 @@ function fillPage(nodes: readonly VNode[], start: number, height: number, repeat
     }
   }
   if (index >= nodes.length) return { end: nodes.length, placed, footnotes };
-  const chosen = best as { end: number; count: number; notes: number } | null;
+  const chosen = best as Cut | null;
   if (!chosen) return { end: index, placed, footnotes };
   return { end: chosen.end, placed: placed.slice(0, chosen.count), footnotes: footnotes.slice(0, chosen.notes) };
 }
@@ -118,8 +155,8 @@ function bodyHeight(lines: VBox[]): number {
 }
 
 /** Absolute positions, decorations drawn behind their boxes, footnotes at the foot. */
-function composePage(placed: Placed[], footnotes: number[], settings: PaginateSettings): CutPage {
-  const { geometry, palette } = settings;
+function composePage(placed: Placed[], footnotes: number[], geometry: PageGeometry, settings: PaginateSettings): CutPage {
+  const { palette } = settings;
   const top = geometry.marginTop;
   const items: BoxItem[] = [...decorations(placed, top)];
   for (const { box, y } of placed) for (const item of box.items) items.push(shiftBoxItem(item, top + y));
@@ -136,7 +173,7 @@ function composePage(placed: Placed[], footnotes: number[], settings: PaginateSe
       }
     }
   }
-  return { items };
+  return { items, geometry };
 }
 
 /** Each container's decoration spans its boxes on this page, outermost first. */

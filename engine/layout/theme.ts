@@ -68,6 +68,15 @@ const PAPER_SIZES: Record<Paper, readonly [number, number]> = {
 
 export function pageGeometry(paper: Paper): PageGeometry {
   const [width, height] = PAPER_SIZES[paper];
+  return geometryOf(width, height);
+}
+
+/** The same sheet turned sideways (for a table too wide for the upright page), with the same margins. */
+export function landscape(geometry: PageGeometry): PageGeometry {
+  return geometryOf(geometry.height, geometry.width);
+}
+
+function geometryOf(width: number, height: number): PageGeometry {
   const marginInner = 22 * MM;
   const marginTop = 20 * MM;
   const marginBottom = 24 * MM;

@@ -81,7 +81,7 @@ function codeLine(tokens: HighlightedLine, inner: { x: number; width: number }, 
     return [box(look.leading, items, containers, look.leading * 0.78)];
   }
   const inlines = rest.map((token) => ({ kind: 'text' as const, text: token.text, marks: { ...NO_MARKS, bold: token.bold ?? false, italic: token.italic ?? false }, link: null, code: null, ...(token.color ? { color: token.color } : {}) }));
-  const settings = { base: { font: look.font, size: look.size, color: look.color, features: 'code' as const }, width: inner.width - indentWidth - hang, x: inner.x + indentWidth, leading: look.leading, align: 'start' as const, hyphenator: null, tag, preserveSpaces: true };
+  const settings = { base: { font: look.font, size: look.size, color: look.color, features: 'code' as const }, width: inner.width - indentWidth - hang, x: inner.x + indentWidth, leading: look.leading, align: 'start' as const, hyphenator: null, tag, preserveSpaces: true, marksContinuations: true };
   const env = { fonts: context.fonts, palette: context.palette, tagger: context.tagger };
   const plain = plainLine(inlines, settings, env);
   const lines = plain ? [plain] : layoutParagraph(inlines, settings, env);
