@@ -51,9 +51,9 @@ function paginateRun(nodes: readonly VNode[], geometry: PageGeometry, settings: 
     if (start >= nodes.length) break;
     const turn = landscapeAhead(nodes, start);
     if (turn !== -1) {
-      const run = nodes[turn] as VLandscape;
-      paginateRun([...nodes.slice(start, turn), ...run.nodes], run.geometry, settings, pages, headerShown);
-      start = turn + 1;
+      const run = landscapeRun(nodes, start, turn);
+      paginateRun(run.nodes, run.geometry, settings, pages, headerShown);
+      start = run.end;
       continue;
     }
     const repeated = repeatedHeader(nodes[start] as VBox, headerShown);
@@ -86,6 +86,22 @@ function landscapeAhead(nodes: readonly VNode[], start: number): number {
     if (isLegalBreak(nodes, index)) return -1;
   }
   return -1;
+}
+
+/**
+ * The nodes set on the landscape pages that begin at `start`: what is kept with the run at
+ * `turn`, the run, and the runs that follow it with only space between (wide tables in a row
+ * share their landscape pages). `end` is the node after the last run.
+ */
+function landscapeRun(nodes: readonly VNode[], start: number, turn: number): { nodes: VNode[]; geometry: PageGeometry; end: number } {
+  const first = nodes[turn] as VLandscape;
+  const run = [...nodes.slice(start, turn), ...first.nodes];
+  let end = turn + 1;
+  for (let next = skipDiscardable(nodes, end); nodes[next]?.kind === 'landscape'; next = skipDiscardable(nodes, end)) {
+    run.push(...nodes.slice(end, next), ...(nodes[next] as VLandscape).nodes);
+    end = next + 1;
+  }
+  return { nodes: run, geometry: first.geometry, end };
 }
 
 /** A table continuing from an earlier page gets its header row again, as page furniture. */
