@@ -35,7 +35,7 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
     geometry,
     landscape: landscape(geometry),
     body: bodyLook(palette),
-    // Defined below, once the frame footnotes are set in exists.
+    // Measured below: footnotes are laid out in the frame made after the context.
     footnoteHeight: (number) => noteHeights(number),
     appendix: new Appendix(),
     signal: settings.signal,

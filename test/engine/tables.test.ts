@@ -112,6 +112,10 @@ describe('tables that never overflow and never cut a word without a hyphen', () 
     assert.deepEqual(await wordsOutsideContent(pdf), []);
     const words = await extractedWords(pdf);
     assert.ok(['Col0', 'Col59', 'r0c0', 'r3c59'].every((word) => words.has(word)), 'cut words still extract whole');
+
+    const crowded = await render(`${wideTable(300, 2, (row, column) => `r${row}c${column}`)}\n`);
+    assert.deepEqual(crowded.warnings, ['a table of 300 columns is too wide for a landscape page at 7 pt: set at 1.2 pt, its longest words cut to the columns'], 'below 5 pt only when not even one em a column would fit');
+    assert.deepEqual(await wordsOutsideContent(crowded.pdf), []);
   });
 
   for (const [language, name, words] of [

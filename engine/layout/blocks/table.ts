@@ -2,7 +2,7 @@ import type { Align, Block, Inline } from '../../document/types.js';
 import { shiftBoxItem, stackBoxes } from '../box-items.js';
 import type { BoxItem } from '../vertical.js';
 import type { StructId } from '../structure.js';
-import { METRICS } from '../theme.js';
+import { METRICS, type PageGeometry } from '../theme.js';
 import { box, container, INFINITE_COST, penalty, type BlockNodes, type Container, type VBox, type VNode } from '../vertical.js';
 import { untagged, type BlockFrame, type LayoutContext } from './context.js';
 import { allocate, headerLook, measureColumns, type ColumnMeasure } from './table-columns.js';
@@ -12,7 +12,7 @@ import { textLines, type TextLook } from './text-block.js';
 const SHRINK_STEPS = [1, 0.9, 0.8, 0.7];
 /** The smallest type (pt) a table is set in before it is turned onto a landscape page. */
 const MIN_SIZE = 7;
-/** The last resort's floor (pt, LaTeX's \tiny): below it a table's longest words are cut instead. */
+/** The last resort's floor (pt, LaTeX's \tiny): below it a table's longest words are cut instead (save for hundreds of columns). */
 const LAST_RESORT_SIZE = 5;
 
 type TableBlock = Block & { kind: 'table' };
@@ -24,8 +24,8 @@ interface TableSetting {
   padY: number;
   cellWidths: number[];
   frame: BlockFrame;
-  /** Set on landscape pages of its own. */
-  turned: boolean;
+  /** The landscape page it is set on, turned from the document's; null upright. */
+  turned: PageGeometry | null;
 }
 
 /**
@@ -53,7 +53,7 @@ export function layoutTable(block: TableBlock, frame: BlockFrame, context: Layou
     if (index > 0) nodes.push(penalty(0));
     nodes.push(row(cells, false, bodyTag));
   });
-  const placed: VNode[] = setting.turned && context.landscape ? [{ kind: 'landscape', geometry: context.landscape, nodes }] : nodes;
+  const placed: VNode[] = setting.turned ? [{ kind: 'landscape', geometry: setting.turned, nodes }] : nodes;
   return { nodes: placed, spaceBefore: METRICS.paragraphGap, spaceAfter: METRICS.paragraphGap };
 }
 
@@ -70,36 +70,49 @@ function settle(block: TableBlock, frame: BlockFrame, context: LayoutContext): T
     return measures;
   };
   const required = (size: number) => measuresAt(size).reduce((sum, column) => sum + column.min, 0) + 2 * padX(size) * columns;
-  const setAt = (size: number, at: BlockFrame, turned: boolean): TableSetting => {
+  const setAt = (size: number, at: BlockFrame, turned: PageGeometry | null): TableSetting => {
     const pad = padX(size);
     const widths = allocate(measuresAt(size), at.width - 2 * pad * columns);
     return { look: lookAt(size, body), padX: pad, padY: (METRICS.tableCellPaddingY * size) / METRICS.bodySize, cellWidths: widths.map((width) => width + 2 * pad), frame: at, turned };
   };
 
-  for (const size of sizes) if (required(size) <= frame.width + 0.01) return setAt(size, frame, false);
+  for (const size of sizes) if (required(size) <= frame.width + 0.01) return setAt(size, frame, null);
   const page = context.landscape;
   const turned = page ? { ...frame, width: frame.width + page.contentWidth - context.geometry.contentWidth } : null;
-  const fitting = turned ? sizes.filter((size) => required(size) <= turned.width + 0.01).map((size) => setAt(size, turned, true)) : [];
+  const fitting = page && turned ? sizes.filter((size) => required(size) <= turned.width + 0.01).map((size) => setAt(size, turned, page)) : [];
   // A page of its own: the largest type that keeps the table on one page, if any does.
-  if (page && fitting.length > 0) return fitting.find((setting) => tableHeight(block, setting, context) <= page.contentHeight) ?? fitting[0]!;
+  if (page && fitting.length > 0) return fitting.find((setting) => fitsOnePage(block, setting, page.contentHeight, context)) ?? fitting[0]!;
 
   // Minimum widths and padding both grow with the type size, so the size that fits is proportional.
+  // Below the last resort's floor words are cut instead, unless the columns are so many that one
+  // em each (any character, or a part of a word and its hyphen) would not fit even there.
   const target = turned ?? frame;
-  const size = Math.max(LAST_RESORT_SIZE, Math.floor(((floor * target.width) / required(floor)) * 10) / 10);
+  const proportional = (floor * target.width) / required(floor);
+  const oneEmEach = target.width / (columns * (1 + (2 * METRICS.tableCellPaddingX) / METRICS.bodySize));
+  const size = Math.min(Math.max(LAST_RESORT_SIZE, Math.floor(proportional * 10) / 10), oneEmEach);
   const where = turned ? 'a landscape page' : 'the page';
   const cut = required(size) > target.width + 0.01 ? ', its longest words cut to the columns' : '';
-  context.warn(`a table of ${columns} columns is too wide for ${where} at ${floor} pt: set at ${size} pt${cut}`);
-  return setAt(size, target, turned !== null);
+  context.warn(`a table of ${columns} columns is too wide for ${where} at ${floor} pt: set at ${Number(size.toPrecision(2))} pt${cut}`);
+  return setAt(size, target, turned ? page : null);
 }
 
-/** The height a table takes set this way, with the footnotes its cells cite (a trial layout, untagged). */
-function tableHeight(block: TableBlock, setting: TableSetting, context: LayoutContext): number {
+/** Whether the table set this way, with the footnotes its cells cite, fits one page (a trial layout, untagged, that stops at the foot). */
+function fitsOnePage(block: TableBlock, setting: TableSetting, height: number, context: LayoutContext): boolean {
   const trial = untagged(context);
-  const row = (cells: Inline[][], header: boolean) => layoutRow(cells, header, block.align, setting, [], null, trial);
-  const rows = [...(block.head.length > 0 ? [row(block.head, true)] : []), ...block.rows.map((cells) => row(cells, false))];
-  const notes = new Set(rows.flatMap((row) => row.footnotes));
-  const footnotes = [...notes].reduce((sum, number) => sum + context.footnoteHeight(number), notes.size > 0 ? METRICS.footnoteGap : 0);
-  return rows.reduce((sum, row) => sum + row.height, footnotes);
+  const notes = new Set<number>();
+  let used = 0;
+  for (const [index, cells] of [block.head, ...block.rows].entries()) {
+    if (index === 0 && cells.length === 0) continue;
+    const row = layoutRow(cells, index === 0, block.align, setting, [], null, trial);
+    used += row.height;
+    for (const number of row.footnotes) {
+      if (notes.has(number)) continue;
+      used += context.footnoteHeight(number) + (notes.size === 0 ? METRICS.footnoteGap : 0);
+      notes.add(number);
+    }
+    if (used > height) return false;
+  }
+  return true;
 }
 
 function lookAt(size: number, body: TextLook): TextLook {
