@@ -1,11 +1,11 @@
-import type { Block, QuireDocument } from '../document/types.js';
+import type { Block, FootnoteDefinition, QuireDocument } from '../document/types.js';
 import { fontLibrary } from '../text/font-library.js';
 import { hyphenatorFor } from '../text/hyphenation.js';
 import type { FrameItem, LaidOutDocument, OutlineEntry, Page } from './frame.js';
 import { StructTree, Tagger } from './structure.js';
-import { METRICS, pageGeometry, palette as paletteFor } from './theme.js';
-import type { BlockFrame, LayoutContext } from './blocks/context.js';
-import { layoutFootnotes } from './blocks/footnotes.js';
+import { landscape, METRICS, pageGeometry, palette as paletteFor } from './theme.js';
+import { untagged, type BlockFrame, type LayoutContext } from './blocks/context.js';
+import { layoutFootnote, layoutFootnotes } from './blocks/footnotes.js';
 import { layoutBlocks } from './blocks/index.js';
 import { labelItems } from './blocks/label.js';
 import { bodyLook } from './blocks/looks.js';
@@ -33,12 +33,16 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
     hyphenator,
     justify: hyphenator !== null,
     geometry,
+    landscape: landscape(geometry),
     body: bodyLook(palette),
+    // Measured below: footnotes are laid out in the frame made after the context.
+    footnoteHeight: (number) => noteHeights(number),
     appendix: new Appendix(),
     signal: settings.signal,
     warn: (message) => warnings.push(message),
   };
   const frame: BlockFrame = { x: geometry.marginInner, width: geometry.contentWidth, containers: [], tag: tagger.root, tight: false, listDepth: 0 };
+  const noteHeights = footnoteHeights(document.footnotes, frame, untagged(context));
 
   const body = layoutBlocks(document.blocks, frame, context);
   const footnotes = layoutFootnotes(document.footnotes, frame, context);
@@ -57,13 +61,28 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
   };
 }
 
+/** Each footnote's height, laid out the first time it is asked for. */
+function footnoteHeights(definitions: readonly FootnoteDefinition[], frame: BlockFrame, context: LayoutContext): (number: number) => number {
+  const byNumber = new Map(definitions.map((definition) => [definition.number, definition]));
+  const heights = new Map<number, number>();
+  return (number) => {
+    let height = heights.get(number);
+    if (height === undefined) {
+      const definition = byNumber.get(number);
+      height = definition ? layoutFootnote(definition, frame, context).reduce((sum, line) => sum + line.height, 0) : 0;
+      heights.set(number, height);
+    }
+    return height;
+  };
+}
+
 /** Fills in page numbers now that pages are known: the TOC's references and the footers. */
 function finishPages(cut: CutPage[], context: LayoutContext): Page[] {
   const pageOfDest = new Map<string, number>();
   cut.forEach((page, index) => {
     for (const item of page.items) if (item.kind === 'dest' && !pageOfDest.has(item.name)) pageOfDest.set(item.name, index + 1);
   });
-  const { geometry, palette } = context;
+  const { palette } = context;
   const footerLook = { ...bodyLook(palette), size: METRICS.footerSize, color: palette.muted };
   return cut.map((page, index) => {
     const items: FrameItem[] = [];
@@ -77,11 +96,12 @@ function finishPages(cut: CutPage[], context: LayoutContext): Page[] {
       const look = { ...bodyLook(palette), size: item.size, color: item.color };
       items.push(...labelItems(String(number), look, item.right, item.y, item.tag, context));
     }
+    const { geometry } = page;
     const label = String(index + 1);
     const center = geometry.marginInner + geometry.contentWidth / 2;
     const width = context.fonts.primary(footerLook.font).shape(label).advance * context.fonts.primary(footerLook.font).scale(footerLook.size);
     items.push(...labelItems(label, footerLook, center + width / 2, geometry.footerBaseline, null, context));
-    return { items };
+    return { items, width: geometry.width, height: geometry.height };
   });
 }
 

@@ -30,6 +30,9 @@ export interface LaidOutDocument {
 
 export interface Page {
   items: FrameItem[];
+  /** The page's size in points: the document's paper, or turned sideways for a wide table. */
+  width: number;
+  height: number;
 }
 
 /** A glyph as painted: font-unit id, advance and offsets already scaled to points. */

@@ -1,7 +1,7 @@
 import { PageLimitError, throwIfAborted } from '../errors.js';
 import { shiftBoxItem } from './box-items.js';
 import { METRICS, type PageGeometry, type Palette } from './theme.js';
-import { INFINITE_COST, type BoxItem, type Container, type VBox, type VNode } from './vertical.js';
+import { INFINITE_COST, type BoxItem, type Container, type VBox, type VLandscape, type VNode } from './vertical.js';
 
 export interface PaginateSettings {
   geometry: PageGeometry;
@@ -15,6 +15,8 @@ export interface PaginateSettings {
 /** Boxes placed on one page, before decorations and page furniture are added. */
 export interface CutPage {
   items: BoxItem[];
+  /** The page's own geometry: the document's, or turned for a landscape run. */
+  geometry: PageGeometry;
 }
 
 interface Placed {
@@ -42,34 +44,95 @@ const FLOAT_GAP = METRICS.paragraphGap * 1.5;
  * text after it fills this one. A footnote is set once, on the page of its first citation.
  */
 export function paginate(nodes: readonly VNode[], settings: PaginateSettings): CutPage[] {
-  const pages: CutPage[] = [];
-  const headerShown = new Set<Container>();
-  const printed = new Set<number>();
-  let deferred: VBox[][] = [];
+  const state: Pagination = { pages: [], headerShown: new Set(), printed: new Set(), deferred: [] };
+  paginateRun(nodes, settings.geometry, settings, state);
+  // Figures still waiting when the document ends get a page of their own.
+  if (state.deferred.length > 0) addPage(fillPage([], 0, settings.geometry, state, settings.footnotes), settings.geometry, settings, state);
+  // A document with nothing to draw is still a valid PDF: one empty page.
+  if (state.pages.length === 0) state.pages.push({ items: [], geometry: settings.geometry });
+  return state.pages;
+}
+
+/** What carries from page to page, across landscape runs too. */
+interface Pagination {
+  pages: CutPage[];
+  headerShown: Set<Container>;
+  /** Footnotes already set on an earlier page. */
+  printed: Set<number>;
+  /** Figures that did not fit the page before, set first on the next. */
+  deferred: VBox[][];
+}
+
+/**
+ * Pages for a run of nodes on one geometry. A landscape run starts a page of its own and takes
+ * along what cannot be parted from it (a heading kept with the table); figures waiting to be set
+ * get a page before it.
+ */
+function paginateRun(nodes: readonly VNode[], geometry: PageGeometry, settings: PaginateSettings, state: Pagination): void {
   let start = 0;
-  while (start < nodes.length || deferred.length > 0) {
+  while (start < nodes.length) {
     throwIfAborted(settings.signal);
     start = skipDiscardable(nodes, start);
-    if (start >= nodes.length && deferred.length === 0) break;
-    const repeated = start < nodes.length ? repeatedHeader(nodes[start] as VBox, headerShown) : null;
-    const page = fillPage(nodes, start, { repeated, deferred, printed }, settings);
-    for (const { box } of page.placed) {
-      for (const owner of box.containers) if (owner.decoration.kind === 'table' && owner.decoration.header === box) headerShown.add(owner);
+    if (start >= nodes.length) break;
+    const turn = landscapeAhead(nodes, start);
+    if (turn !== -1) {
+      if (state.deferred.length > 0) addPage(fillPage([], 0, geometry, state, settings.footnotes), geometry, settings, state);
+      const run = landscapeRun(nodes, start, turn);
+      paginateRun(run.nodes, run.geometry, settings, state);
+      start = run.end;
+      continue;
     }
-    for (const number of page.footnotes) printed.add(number);
-    pages.push(composePage(page, settings));
-    if (settings.maxPages !== undefined && pages.length > settings.maxPages) throw new PageLimitError(settings.maxPages, pages.length);
+    const page = fillPage(nodes, start, geometry, state, settings.footnotes);
+    addPage(page, geometry, settings, state);
     start = page.end;
-    deferred = page.deferred;
   }
-  // A document with nothing to draw is still a valid PDF: one empty page.
-  if (pages.length === 0) pages.push({ items: [] });
-  return pages;
+}
+
+function addPage(page: FilledPage, geometry: PageGeometry, settings: PaginateSettings, state: Pagination): void {
+  for (const { box } of page.placed) {
+    for (const owner of box.containers) if (owner.decoration.kind === 'table' && owner.decoration.header === box) state.headerShown.add(owner);
+  }
+  for (const number of page.footnotes) state.printed.add(number);
+  state.deferred = page.deferred;
+  state.pages.push(composePage(page, geometry, settings));
+  if (settings.maxPages !== undefined && state.pages.length > settings.maxPages) throw new PageLimitError(settings.maxPages, state.pages.length);
 }
 
 function skipDiscardable(nodes: readonly VNode[], index: number): number {
-  while (index < nodes.length && nodes[index]!.kind !== 'box' && nodes[index]!.kind !== 'float') index++;
+  while (index < nodes.length && (nodes[index]!.kind === 'glue' || nodes[index]!.kind === 'penalty')) index++;
   return index;
+}
+
+/** A page may break at glue that follows a box or a figure, or at a penalty below INFINITE_COST. */
+function isLegalBreak(nodes: readonly VNode[], index: number): boolean {
+  const node = nodes[index]!;
+  if (node.kind === 'glue') return isBreakable(nodes[index - 1]);
+  return node.kind === 'penalty' && node.cost < INFINITE_COST;
+}
+
+/** The landscape run this page must start with (no legal break before it), or -1. */
+function landscapeAhead(nodes: readonly VNode[], start: number): number {
+  for (let index = start; index < nodes.length; index++) {
+    if (nodes[index]!.kind === 'landscape') return index;
+    if (isLegalBreak(nodes, index)) return -1;
+  }
+  return -1;
+}
+
+/**
+ * The nodes set on the landscape pages that begin at `start`: what is kept with the run at
+ * `turn`, the run, and the runs that follow it with only space between (wide tables in a row
+ * share their landscape pages). `end` is the node after the last run.
+ */
+function landscapeRun(nodes: readonly VNode[], start: number, turn: number): { nodes: VNode[]; geometry: PageGeometry; end: number } {
+  const first = nodes[turn] as VLandscape;
+  const run = [...nodes.slice(start, turn), ...first.nodes];
+  let end = turn + 1;
+  for (let next = skipDiscardable(nodes, end); nodes[next]?.kind === 'landscape'; next = skipDiscardable(nodes, end)) {
+    run.push(...nodes.slice(end, next), ...(nodes[next] as VLandscape).nodes);
+    end = next + 1;
+  }
+  return { nodes: run, geometry: first.geometry, end };
 }
 
 /** A table continuing from an earlier page gets its header row again, as page furniture. */
@@ -85,15 +148,6 @@ function repeatedHeader(first: VBox, headerShown: Set<Container>): VBox | null {
 function asArtifact(item: BoxItem): BoxItem | null {
   if (item.kind === 'dest' || item.kind === 'link' || item.kind === 'struct-mark') return null;
   return 'tag' in item ? { ...item, tag: null } : item;
-}
-
-interface PageStart {
-  /** A table's header row drawn again at the top. */
-  repeated: VBox | null;
-  /** Figures that did not fit the page before, set first. */
-  deferred: VBox[][];
-  /** Footnotes already set on an earlier page. */
-  printed: ReadonlySet<number>;
 }
 
 interface FilledPage {
@@ -115,9 +169,9 @@ interface Candidate {
   fill: number;
 }
 
-function fillPage(nodes: readonly VNode[], start: number, begin: PageStart, settings: PaginateSettings): FilledPage {
-  const height = settings.geometry.contentHeight;
-  const bodies = settings.footnotes;
+function fillPage(nodes: readonly VNode[], start: number, geometry: PageGeometry, begin: Pagination, bodies: Map<number, VBox[]>): FilledPage {
+  const height = geometry.contentHeight;
+  const repeated = start < nodes.length ? repeatedHeader(nodes[start] as VBox, begin.headerShown) : null;
   const placed: Placed[] = [];
   const footnotes: number[] = [];
   const deferred: VBox[][] = [];
@@ -142,19 +196,21 @@ function fillPage(nodes: readonly VNode[], start: number, begin: PageStart, sett
     footHeight += notes.extra;
   };
 
-  if (begin.repeated) place(begin.repeated);
+  if (repeated) place(repeated);
   for (const figure of begin.deferred) take(figure, notesOf(figure));
   if (begin.deferred.length > 0) y += FLOAT_GAP;
   const fixed = placed.length;
 
   let best: Candidate | null = null;
+  let last: Candidate | null = null;
   const consider = (end: number, cost: number, ragged: boolean) => {
     const unfilled = height - y - footHeight;
     const tolerated = stretch + METRICS.bodyLeading + (ragged ? height * CHAPTER_RAG_SHARE : 0);
     const badness = unfilled <= 0 ? 0 : BADNESS_SCALE * (unfilled / tolerated) ** 3;
     const total = badness + cost;
     const fill = ragged || stretch === 0 ? 0 : Math.min(1, Math.max(0, unfilled) / stretch);
-    if (!best || total <= best.cost) best = { end, cost: total, count: placed.length, notes: footnotes.length, deferred: deferred.length, fill };
+    last = { end, cost: total, count: placed.length, notes: footnotes.length, deferred: deferred.length, fill };
+    if (!best || total <= best.cost) best = last;
   };
 
   let index = start;
@@ -174,9 +230,13 @@ function fillPage(nodes: readonly VNode[], start: number, begin: PageStart, sett
       if (!fits && placed.length > fixed) break;
       take(boxes, notes);
       skipGlue = false;
+    } else if (node.kind === 'landscape') {
+      // The page ends at the last break before a landscape run; what follows that break goes with the run.
+      best = last ?? { end: index, cost: 0, count: placed.length, notes: footnotes.length, deferred: deferred.length, fill: 0 };
+      break;
     } else if (node.kind === 'glue') {
       if (skipGlue) continue;
-      if (isBreakable(nodes[index - 1])) consider(index, 0, false);
+      if (isLegalBreak(nodes, index)) consider(index, 0, false);
       y += node.height;
       stretch += node.stretch;
     } else if (node.cost < INFINITE_COST) {
@@ -221,8 +281,8 @@ function bodyHeight(lines: VBox[]): number {
 }
 
 /** Absolute positions, the page filled by its stretch, decorations drawn behind their boxes, footnotes at the foot. */
-function composePage({ placed, footnotes, fill }: FilledPage, settings: PaginateSettings): CutPage {
-  const { geometry, palette } = settings;
+function composePage({ placed, footnotes, fill }: FilledPage, geometry: PageGeometry, settings: PaginateSettings): CutPage {
+  const { palette } = settings;
   const top = geometry.marginTop;
   const positioned = placed.map((entry) => ({ ...entry, y: entry.y + fill * entry.stretchAbove }));
   const items: BoxItem[] = [...decorations(positioned, top)];
@@ -240,7 +300,7 @@ function composePage({ placed, footnotes, fill }: FilledPage, settings: Paginate
       }
     }
   }
-  return { items };
+  return { items, geometry };
 }
 
 /** Each container's decoration spans its boxes on this page, outermost first. */

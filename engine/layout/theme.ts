@@ -47,6 +47,11 @@ export const METRICS = {
   ruleWidth: 0.6,
   scriptScale: 0.7,
   footnoteRuleLength: 72,
+  /**
+   * How far a code block may reach into each margin before it wraps: at the 72-character measure
+   * a block widened by this holds 80 columns of code (most code is written to 80).
+   */
+  codeMarginReach: 34,
   footnoteGap: 10,
 } as const;
 
@@ -73,19 +78,30 @@ const PAPER_SIZES: Record<Paper, readonly [number, number]> = {
  */
 const MEASURE_EM = 34.5;
 
+const MARGIN_TOP = 22 * MM;
+const MARGIN_BOTTOM = 26 * MM;
+/** A turned page holds a table, not running text: it takes the sheet's width less these. */
+const LANDSCAPE_MARGIN_SIDE = 22 * MM;
+
 export function pageGeometry(paper: Paper): PageGeometry {
   const [width, height] = PAPER_SIZES[paper];
-  const contentWidth = MEASURE_EM * METRICS.bodySize;
-  const marginTop = 22 * MM;
-  const marginBottom = 26 * MM;
+  return geometryOf(width, height, MEASURE_EM * METRICS.bodySize);
+}
+
+/** The same sheet turned sideways, for a table too wide for the upright page. */
+export function landscape(geometry: PageGeometry): PageGeometry {
+  return geometryOf(geometry.height, geometry.width, geometry.height - 2 * LANDSCAPE_MARGIN_SIDE);
+}
+
+function geometryOf(width: number, height: number, contentWidth: number): PageGeometry {
   return {
     width,
     height,
-    marginTop,
-    marginBottom,
+    marginTop: MARGIN_TOP,
+    marginBottom: MARGIN_BOTTOM,
     marginInner: (width - contentWidth) / 2,
     contentWidth,
-    contentHeight: height - marginTop - marginBottom,
+    contentHeight: height - MARGIN_TOP - MARGIN_BOTTOM,
     footerBaseline: height - 13 * MM,
   };
 }

@@ -1,6 +1,6 @@
 import type { FrameItem } from './frame.js';
 import type { StructId } from './structure.js';
-import type { Color } from './theme.js';
+import type { Color, PageGeometry } from './theme.js';
 
 /**
  * The vertical list a document becomes before pagination, after TeX's: boxes that cannot be
@@ -8,7 +8,7 @@ import type { Color } from './theme.js';
  * (the cost of breaking) and floats (a figure that may move to the top of the next page).
  * A page may break at glue that follows a box, or at a penalty below INFINITE_COST.
  */
-export type VNode = VBox | VGlue | VPenalty | VFloat;
+export type VNode = VBox | VGlue | VPenalty | VFloat | VLandscape;
 
 export const INFINITE_COST = 10_000;
 /** Breaking a page after a line that ends in a hyphenated word (TeX's \brokenpenalty). */
@@ -52,6 +52,17 @@ export interface VPenalty {
 export interface VFloat {
   kind: 'float';
   boxes: VBox[];
+}
+
+/**
+ * Nodes set on pages of their own turned to landscape (a table too wide for the upright page):
+ * the page breaks before and after them, and they are paginated on the turned pages.
+ */
+export interface VLandscape {
+  kind: 'landscape';
+  /** The turned page's geometry. */
+  geometry: PageGeometry;
+  nodes: VNode[];
 }
 
 /** A page number not yet known at layout time: resolved once pages are cut. */
@@ -114,6 +125,18 @@ export function figureNodes(boxes: VBox[], floats: boolean): VNode[] {
 
 export function container(decoration: Decoration): Container {
   return { decoration };
+}
+
+/** The first box of a list, looking inside landscape runs (where a list item's label goes). */
+export function firstBox(nodes: readonly VNode[]): VBox | undefined {
+  for (const node of nodes) {
+    if (node.kind === 'box') return node;
+    if (node.kind === 'landscape') {
+      const inner = firstBox(node.nodes);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -61,8 +61,8 @@ export async function paintDocument(laid: LaidOutDocument, settings: PaintSettin
   const painter = new ItemPainter(doc, pdf, structure);
   for (const page of laid.pages) {
     throwIfAborted(settings.signal);
-    doc.addPage({ size: [geometry.width, geometry.height], margin: 0 });
-    if (laid.pageColor) painter.background(laid.pageColor, geometry.width, geometry.height);
+    doc.addPage({ size: [page.width, page.height], margin: 0 });
+    if (laid.pageColor) painter.background(laid.pageColor, page.width, page.height);
     for (const item of page.items) painter.paint(item);
     painter.endPage();
   }

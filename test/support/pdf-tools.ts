@@ -39,6 +39,47 @@ export async function pdfinfo(bytes: Uint8Array): Promise<Record<string, string>
   return info;
 }
 
+export interface PageSize {
+  width: number;
+  height: number;
+  rotation: number;
+}
+
+/** Each page's size in points and its /Rotate, as pdfinfo reports them. */
+export async function pageSizes(bytes: Uint8Array): Promise<PageSize[]> {
+  const out = await tool('pdfinfo', ['-f', '1', '-l', '100000', pdfFile(bytes)]);
+  const pages: PageSize[] = [];
+  for (const match of out.matchAll(/^Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+) pts/gm)) pages[Number(match[1]) - 1] = { width: Number(match[2]), height: Number(match[3]), rotation: 0 };
+  for (const match of out.matchAll(/^Page\s+(\d+) rot:\s+(\d+)/gm)) pages[Number(match[1]) - 1]!.rotation = Number(match[2]);
+  return pages;
+}
+
+export interface WordBox {
+  text: string;
+  xMin: number;
+  yMin: number;
+  xMax: number;
+  yMax: number;
+}
+
+const ENTITIES: Record<string, string> = { apos: "'", quot: '"', lt: '<', gt: '>', amp: '&' };
+
+/** Every page's size and its words with their boxes (points, from the top left), from `pdftotext -bbox`. */
+export async function wordBoxes(bytes: Uint8Array): Promise<Array<{ width: number; height: number; words: WordBox[] }>> {
+  const out = await tool('pdftotext', ['-bbox', pdfFile(bytes), '-']);
+  return [...out.matchAll(/<page width="([\d.]+)" height="([\d.]+)">([\s\S]*?)<\/page>/g)].map((page) => ({
+    width: Number(page[1]),
+    height: Number(page[2]),
+    words: [...page[3]!.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((word) => ({
+      text: word[5]!.replace(/&(apos|quot|lt|gt|amp);/g, (_, name: string) => ENTITIES[name]!),
+      xMin: Number(word[1]),
+      yMin: Number(word[2]),
+      xMax: Number(word[3]),
+      yMax: Number(word[4]),
+    })),
+  }));
+}
+
 /** The structure tree as `pdfinfo -struct-text` prints it. */
 export async function structureText(bytes: Uint8Array): Promise<string> {
   return tool('pdfinfo', ['-struct-text', pdfFile(bytes)]);

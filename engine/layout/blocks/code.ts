@@ -11,11 +11,7 @@ import { textLines, type TextLook } from './text-block.js';
 import type { StructId } from '../structure.js';
 
 const TAB_WIDTH = 4;
-/**
- * How far a code block may reach into each margin before it wraps: at the 72-character measure
- * a block widened by this holds 80 columns of code (most code is written to 80).
- */
-const MARGIN_REACH = 34;
+
 /** Drawn before a wrapped line's continuation; extracts as nothing. */
 const CONTINUATION_MARK = '\u21aa';
 
@@ -77,8 +73,8 @@ function panelSpan(frame: BlockFrame, lines: readonly HighlightedLine[], look: T
   const needed = (longest + 2) * column + 2 * METRICS.codePadding - frame.width;
   if (needed <= 0) return { x: frame.x, width: frame.width };
   const topLevel = frame.x <= marginInner;
-  const right = Math.max(0, marginInner + contentWidth + MARGIN_REACH - (frame.x + frame.width));
-  const left = topLevel ? Math.min(MARGIN_REACH, needed / 2) : 0;
+  const right = Math.max(0, marginInner + contentWidth + METRICS.codeMarginReach - (frame.x + frame.width));
+  const left = topLevel ? Math.min(METRICS.codeMarginReach, needed / 2) : 0;
   const grow = Math.min(needed, left + right);
   const leftShare = topLevel ? Math.min(left, grow / 2) : 0;
   return { x: frame.x - leftShare, width: frame.width + grow };
@@ -127,7 +123,7 @@ function codeLine(tokens: HighlightedLine, inner: { x: number; width: number }, 
     return [box(look.leading, items, containers, look.leading * 0.78)];
   }
   const inlines = rest.map((token) => ({ kind: 'text' as const, text: token.text, marks: { ...NO_MARKS, bold: token.bold ?? false, italic: token.italic ?? false }, link: null, code: null, ...(token.color ? { color: token.color } : {}) }));
-  const settings = { base: { font: look.font, size: look.size, color: look.color, features: 'code' as const }, width: inner.width - indentWidth - hang, x: inner.x + indentWidth, leading: look.leading, align: 'start' as const, hyphenator: null, tag, preserveSpaces: true };
+  const settings = { base: { font: look.font, size: look.size, color: look.color, features: 'code' as const }, width: inner.width - indentWidth - hang, x: inner.x + indentWidth, leading: look.leading, align: 'start' as const, hyphenator: null, tag, preserveSpaces: true, marksContinuations: true };
   const env = { fonts: context.fonts, palette: context.palette, tagger: context.tagger };
   const plain = plainLine(inlines, settings, env);
   const lines = plain ? [plain] : layoutParagraph(inlines, settings, env);

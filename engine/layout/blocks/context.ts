@@ -1,6 +1,6 @@
 import type { FontLibrary } from '../../text/font-library.js';
 import type { Hyphenator } from '../../text/hyphenation.js';
-import type { StructId, Tagger } from '../structure.js';
+import { Tagger, type StructId } from '../structure.js';
 import type { PageGeometry, Palette } from '../theme.js';
 import type { Container } from '../vertical.js';
 import type { TextLook } from './text-block.js';
@@ -16,8 +16,15 @@ export interface LayoutContext {
   /** Justify body text (only when a language is known, so it can be hyphenated). */
   justify: boolean;
   geometry: PageGeometry;
+  /**
+   * The page a table too wide for this one is set on, turned sideways; null where a block
+   * cannot leave the page it is on (footnotes).
+   */
+  landscape: PageGeometry | null;
   /** The look of running text here: smaller in footnotes, muted in quotes. */
   body: TextLook;
+  /** Height a footnote takes at the foot of a page, for a block that wants to fit one page (a turned table). */
+  footnoteHeight(number: number): number;
   /** Diagrams repeated on pages of their own after the document. */
   appendix: Appendix;
   signal: AbortSignal | undefined;
@@ -46,4 +53,11 @@ export function mayFloat(frame: BlockFrame): boolean {
 
 export function indented(frame: BlockFrame, by: number, changes: Partial<BlockFrame> = {}): BlockFrame {
   return { ...frame, x: frame.x + by, width: frame.width - by, ...changes };
+}
+
+const UNTAGGED = new Tagger(null);
+
+/** The same context tagging nothing: for measuring and trial layouts whose result is thrown away. */
+export function untagged(context: LayoutContext): LayoutContext {
+  return { ...context, tagger: UNTAGGED };
 }

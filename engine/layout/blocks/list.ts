@@ -2,7 +2,7 @@ import type { Block, ListItem } from '../../document/types.js';
 import type { FrameItem } from '../frame.js';
 import type { StructId } from '../structure.js';
 import { METRICS } from '../theme.js';
-import { box, glue, type BlockNodes, type VBox, type VNode } from '../vertical.js';
+import { box, firstBox, glue, type BlockNodes, type VNode } from '../vertical.js';
 import { indented, type BlockFrame, type LayoutContext } from './context.js';
 import { layoutBlocks } from './index.js';
 import { labelItems } from './label.js';
@@ -36,7 +36,7 @@ function layoutItem(item: ListItem, label: Label, indent: number, frame: BlockFr
   const bodyTag = context.tagger.add('LBody', itemTag);
   const body = layoutBlocks(item.children, indented(frame, indent, { tag: bodyTag }), context);
   const nodes = body.nodes.length > 0 ? body.nodes : [box(context.body.leading, [], frame.containers, context.body.leading * 0.75)];
-  const first = nodes.find((node): node is VBox => node.kind === 'box')!;
+  const first = firstBox(nodes)!;
   const right = frame.x + indent - METRICS.listLabelGap;
   let items: FrameItem[];
   if (item.checked !== null) items = checkbox(item.checked, right, first.baseline, labelTag, context);

@@ -2,40 +2,46 @@ import type { Align, Block, Inline } from '../../document/types.js';
 import { shiftBoxItem, stackBoxes } from '../box-items.js';
 import type { BoxItem } from '../vertical.js';
 import type { StructId } from '../structure.js';
-import { METRICS } from '../theme.js';
+import { METRICS, type PageGeometry } from '../theme.js';
 import { box, container, INFINITE_COST, penalty, type BlockNodes, type Container, type VBox, type VNode } from '../vertical.js';
-import type { BlockFrame, LayoutContext } from './context.js';
-import { measureText, textLines, type TextLook } from './text-block.js';
+import { untagged, type BlockFrame, type LayoutContext } from './context.js';
+import { allocate, headerLook, measureColumns, type ColumnMeasure } from './table-columns.js';
+import { textLines, type TextLook } from './text-block.js';
 
-/** Type sizes tried in turn until the table's narrowest layout fits the measure. */
+/** Type sizes tried in turn, as fractions of the running text's, above the floor below. */
 const SHRINK_STEPS = [1, 0.9, 0.8, 0.7];
+/** The smallest type (pt) a table is set in before it is turned onto a landscape page. */
+const MIN_SIZE = 7;
+/** The last resort's floor (pt, LaTeX's \tiny): below it a table's longest words are cut instead (save for hundreds of columns). */
+const LAST_RESORT_SIZE = 5;
 
 type TableBlock = Block & { kind: 'table' };
 
+/** How a table is set: its type, column widths (cell padding included) and where it goes. */
+interface TableSetting {
+  look: TextLook;
+  padX: number;
+  padY: number;
+  cellWidths: number[];
+  frame: BlockFrame;
+  /** The landscape page it is set on, turned from the document's; null upright. */
+  turned: PageGeometry | null;
+}
+
 /**
- * A table: columns sized to their content and shrunk to the measure when wide, rows that
- * never split, the header row drawn again at the top of every continuation page.
+ * A table: columns sized to their content, rows that never split, the header row drawn again
+ * at the top of every continuation page. A table too wide for the measure is set smaller, down
+ * to 7 pt; then on a landscape page of its own; then, with a warning, smaller still. It never
+ * runs past the page: a word wider than its column is cut with a hyphen.
  */
 export function layoutTable(block: TableBlock, frame: BlockFrame, context: LayoutContext): BlockNodes {
-  const columns = Math.max(block.head.length, ...block.rows.map((row) => row.length));
-  const pad = METRICS.tableCellPaddingX;
-  let look = context.body;
-  let widths: number[] = [];
-  for (const step of SHRINK_STEPS) {
-    look = { ...context.body, size: context.body.size * step, leading: context.body.leading * step, align: 'start', hyphenate: false };
-    const measured = measureColumns(block, columns, look, context);
-    widths = allocate(measured, frame.width - 2 * pad * columns);
-    if (measured.every((column, i) => column.min <= widths[i]! + 0.01)) break;
-  }
-  const cellWidths = widths.map((width) => width + 2 * pad);
-
+  const setting = settle(block, frame, context);
   const tableTag = context.tagger.add('Table', frame.tag);
   const headTag = context.tagger.add('THead', tableTag);
   const bodyTag = context.tagger.add('TBody', tableTag);
   const tableContainer = container({ kind: 'table', header: null });
-  const containers = [...frame.containers, tableContainer];
-  const row = (cells: Inline[][], header: boolean, parent: StructId | null) =>
-    layoutRow(cells, header, block.align, cellWidths, look, frame.x, containers, context.tagger.add('TR', parent), context);
+  const containers = [...setting.frame.containers, tableContainer];
+  const row = (cells: Inline[][], header: boolean, parent: StructId | null) => layoutRow(cells, header, block.align, setting, containers, context.tagger.add('TR', parent), context);
 
   const nodes: VNode[] = [];
   if (block.head.length > 0) {
@@ -47,75 +53,88 @@ export function layoutTable(block: TableBlock, frame: BlockFrame, context: Layou
     if (index > 0) nodes.push(penalty(0));
     nodes.push(row(cells, false, bodyTag));
   });
-  return { nodes, spaceBefore: METRICS.paragraphGap, spaceAfter: METRICS.paragraphGap };
+  const placed: VNode[] = setting.turned ? [{ kind: 'landscape', geometry: setting.turned, nodes }] : nodes;
+  return { nodes: placed, spaceBefore: METRICS.paragraphGap, spaceAfter: METRICS.paragraphGap };
 }
 
-interface ColumnMeasure {
-  /** Width of the longest unbreakable word. */
-  min: number;
-  /** Width with no line breaks. */
-  max: number;
+/** The largest type at which every column gets its minimum width: upright, then turned, then the last resort. */
+function settle(block: TableBlock, frame: BlockFrame, context: LayoutContext): TableSetting {
+  const columns = Math.max(block.head.length, ...block.rows.map((row) => row.length));
+  const body = context.body;
+  const floor = Math.min(MIN_SIZE, body.size);
+  const sizes = [...SHRINK_STEPS.map((step) => body.size * step).filter((size) => size > floor), floor];
+  const measured = new Map<number, ColumnMeasure[]>();
+  const measuresAt = (size: number) => {
+    let measures = measured.get(size);
+    if (!measures) measured.set(size, (measures = measureColumns(block, columns, lookAt(size, body), context)));
+    return measures;
+  };
+  const required = (size: number) => measuresAt(size).reduce((sum, column) => sum + column.min, 0) + 2 * padX(size) * columns;
+  const setAt = (size: number, at: BlockFrame, turned: PageGeometry | null): TableSetting => {
+    const pad = padX(size);
+    const widths = allocate(measuresAt(size), at.width - 2 * pad * columns);
+    return { look: lookAt(size, body), padX: pad, padY: (METRICS.tableCellPaddingY * size) / METRICS.bodySize, cellWidths: widths.map((width) => width + 2 * pad), frame: at, turned };
+  };
+
+  for (const size of sizes) if (required(size) <= frame.width + 0.01) return setAt(size, frame, null);
+  const page = context.landscape;
+  // The same frame on the turned page: as far in from its margin, as much narrower than its measure.
+  const turned = page ? { ...frame, x: frame.x + page.marginInner - context.geometry.marginInner, width: frame.width + page.contentWidth - context.geometry.contentWidth } : null;
+  const fitting = page && turned ? sizes.filter((size) => required(size) <= turned.width + 0.01).map((size) => setAt(size, turned, page)) : [];
+  // A page of its own: the largest type that keeps the table on one page, if any does.
+  if (page && fitting.length > 0) return fitting.find((setting) => fitsOnePage(block, setting, page.contentHeight, context)) ?? fitting[0]!;
+
+  // Minimum widths and padding both grow with the type size, so the size that fits is proportional.
+  // Below the last resort's floor words are cut instead, unless the columns are so many that one
+  // em each (any character, or a part of a word and its hyphen) would not fit even there.
+  const target = turned ?? frame;
+  const proportional = (floor * target.width) / required(floor);
+  const oneEmEach = target.width / (columns * (1 + (2 * METRICS.tableCellPaddingX) / METRICS.bodySize));
+  const size = Math.min(Math.max(LAST_RESORT_SIZE, Math.floor(proportional * 10) / 10), oneEmEach);
+  const where = turned ? 'a landscape page' : 'the page';
+  const cut = required(size) > target.width + 0.01 ? ', its longest words cut to the columns' : '';
+  context.warn(`a table of ${columns} columns is too wide for ${where} at ${floor} pt: set at ${Number(size.toPrecision(2))} pt${cut}`);
+  return setAt(size, target, turned ? page : null);
 }
 
-function measureColumns(block: TableBlock, columns: number, look: TextLook, context: LayoutContext): ColumnMeasure[] {
-  const measures: ColumnMeasure[] = Array.from({ length: columns }, () => ({ min: 0, max: 0 }));
-  [block.head, ...block.rows].forEach((cells, rowIndex) => {
-    const cellLook = rowIndex === 0 ? headerLook(look) : look;
-    cells.forEach((cell, column) => {
-      if (cell.length === 0) return;
-      const measure = measures[column]!;
-      const text = measureText(cell, cellLook, context);
-      measure.max = Math.max(measure.max, text.max);
-      measure.min = Math.max(measure.min, text.min);
-    });
-  });
-  return measures;
-}
-
-/**
- * Natural widths when they fit; otherwise every column gets its minimum plus a share of what
- * is left in proportion to how much more it would like.
- */
-function allocate(measures: ColumnMeasure[], available: number): number[] {
-  const natural = measures.reduce((sum, column) => sum + column.max, 0);
-  if (natural <= available) return measures.map((column) => column.max);
-  const minimum = measures.reduce((sum, column) => sum + column.min, 0);
-  if (minimum >= available) return waterFill(measures.map((column) => column.min), available);
-  const wanted = natural - minimum;
-  return measures.map((column) => column.min + ((column.max - column.min) / wanted) * (available - minimum));
-}
-
-/**
- * Too narrow even for the longest words: columns whose words fit under a common cap keep them
- * whole; only the columns above the cap are cut to it (their long words break).
- */
-function waterFill(minimums: number[], available: number): number[] {
-  const sorted = [...minimums].sort((a, b) => a - b);
-  let remaining = available;
-  let cap = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    cap = remaining / (sorted.length - i);
-    if (sorted[i]! > cap) break;
-    remaining -= sorted[i]!;
-    cap = Number.POSITIVE_INFINITY;
+/** Whether the table set this way, with the footnotes its cells cite, fits one page (a trial layout, untagged, that stops at the foot). */
+function fitsOnePage(block: TableBlock, setting: TableSetting, height: number, context: LayoutContext): boolean {
+  const trial = untagged(context);
+  const notes = new Set<number>();
+  let used = 0;
+  for (const [index, cells] of [block.head, ...block.rows].entries()) {
+    if (index === 0 && cells.length === 0) continue;
+    const row = layoutRow(cells, index === 0, block.align, setting, [], null, trial);
+    used += row.height;
+    for (const number of row.footnotes) {
+      if (notes.has(number)) continue;
+      used += context.footnoteHeight(number) + (notes.size === 0 ? METRICS.footnoteGap : 0);
+      notes.add(number);
+    }
+    if (used > height) return false;
   }
-  return minimums.map((min) => Math.min(min, cap));
+  return true;
 }
 
-function headerLook(look: TextLook): TextLook {
-  return { ...look, font: { ...look.font, weight: 'bold' } };
+function lookAt(size: number, body: TextLook): TextLook {
+  return { ...body, size, leading: (body.leading * size) / body.size, align: 'start' };
 }
 
-function layoutRow(cells: Inline[][], header: boolean, align: Align[], widths: number[], look: TextLook, x0: number, containers: Container[], rowTag: StructId | null, context: LayoutContext): VBox {
-  const padX = METRICS.tableCellPaddingX;
-  const padY = METRICS.tableCellPaddingY;
-  const cellLook = header ? headerLook(look) : look;
+/** Cell padding shrinks with the type, so small type leaves room for the columns. */
+function padX(size: number): number {
+  return (METRICS.tableCellPaddingX * size) / METRICS.bodySize;
+}
+
+function layoutRow(cells: Inline[][], header: boolean, align: Align[], setting: TableSetting, containers: Container[], rowTag: StructId | null, context: LayoutContext): VBox {
+  const { padX, padY, cellWidths } = setting;
+  const x0 = setting.frame.x;
+  const cellLook = header ? headerLook(setting.look) : setting.look;
   const items: BoxItem[] = [];
   const footnotes: number[] = [];
   let height = 0;
   let baseline = 0;
   let x = x0;
-  widths.forEach((width, column) => {
+  cellWidths.forEach((width, column) => {
     const tag = context.tagger.add(header ? 'TH' : 'TD', rowTag, header ? { scope: 'Column' } : {});
     const inlines = cells[column] ?? [];
     const cellFrame: BlockFrame = { x: x + padX, width: width - 2 * padX, containers, tag, tight: true, listDepth: 0 };

@@ -1,11 +1,11 @@
 import type { Inline } from '../../document/types.js';
 import type { FontStyle } from '../../text/font-catalog.js';
 import type { FeatureSet } from '../../text/face.js';
-import { layoutParagraph, measureParagraph, type Alignment, type LaidLine, type ParagraphEnv, type ParagraphSettings } from '../inline/paragraph.js';
-import { Tagger, type StructId } from '../structure.js';
+import { layoutParagraph, measureParagraph, type Alignment, type LaidLine, type ParagraphEnv, type ParagraphMeasure, type ParagraphSettings } from '../inline/paragraph.js';
+import type { StructId } from '../structure.js';
 import type { Color } from '../theme.js';
 import { box, type VBox } from '../vertical.js';
-import type { BlockFrame, LayoutContext } from './context.js';
+import { untagged, type BlockFrame, type LayoutContext } from './context.js';
 
 export interface TextLook {
   font: FontStyle;
@@ -23,12 +23,10 @@ export function textLines(inlines: readonly Inline[], look: TextLook, frame: Blo
   return paragraphLines(inlines, look, frame.x, frame.width, tag, context).map((line) => lineBox(line, frame));
 }
 
-/** The narrowest (longest word) and widest (one line) the content can be set, tagging nothing. */
-export function measureText(inlines: readonly Inline[], look: TextLook, context: LayoutContext): { min: number; max: number } {
-  return measureParagraph(inlines, paragraphSettings(look, 0, 100_000, null, context), paragraphEnv({ ...context, tagger: UNTAGGED }));
+/** The narrowest (longest word or hyphenated fragment) and widest (one line) the content can be set, tagging nothing. */
+export function measureText(inlines: readonly Inline[], look: TextLook, context: LayoutContext): ParagraphMeasure {
+  return measureParagraph(inlines, paragraphSettings(look, 0, 100_000, null, context), paragraphEnv(untagged(context)));
 }
-
-const UNTAGGED = new Tagger(null);
 
 function paragraphLines(inlines: readonly Inline[], look: TextLook, x: number, width: number, tag: StructId | null, context: LayoutContext): LaidLine[] {
   return layoutParagraph(inlines, paragraphSettings(look, x, width, tag, context), paragraphEnv(context));

@@ -2,13 +2,14 @@ import type { Inline } from '../../document/types.js';
 import type { FontLibrary } from '../../text/font-library.js';
 import type { Hyphenator } from '../../text/hyphenation.js';
 import type { FrameItem } from '../frame.js';
-import { breakLines, INFINITE_PENALTY, type KpBreak, type KpNode } from '../knuth-plass.js';
+import { breakLines, FIT_EPSILON, INFINITE_PENALTY, type KpBreak, type KpNode } from '../knuth-plass.js';
+import { cutToWidth, type CutSettings } from './emergency-cuts.js';
 import type { StructId, Tagger } from '../structure.js';
 import type { Palette } from '../theme.js';
 import { flattenInlines } from './flatten.js';
 import { drawLine, type LineEntry, type LineSettings } from './line-items.js';
 import type { BaseStyle } from './run-style.js';
-import { shapeWords, type Piece, type Word } from './words.js';
+import { shapeWords, wordFragments, type Piece, type Word } from './words.js';
 
 export type Alignment = 'justify' | 'start' | 'center' | 'end';
 
@@ -23,6 +24,8 @@ export interface ParagraphSettings {
   tag: StructId | null;
   /** Keep every space as typed (code) instead of collapsing runs of white space. */
   preserveSpaces?: boolean;
+  /** The caller marks lines that continue a cut word itself (code's ↪): cuts draw no hyphen. */
+  marksContinuations?: boolean;
 }
 
 export interface ParagraphEnv {
@@ -45,9 +48,15 @@ export interface LaidLine {
   hyphenated: boolean;
 }
 
-/** Penalty for breaking at a hyphenation point (TeX's \hyphenpenalty). */
+/** Penalty for breaking at a hyphenation point in justified text (TeX's \hyphenpenalty). */
 const HYPHEN_PENALTY = 50;
-/** Penalty for cutting an over-wide token between characters, the last resort. */
+/**
+ * The same in ragged text (table cells), where a hyphen buys no even spacing, only a fuller
+ * line: it must save about two thirds of a line's width in white space to be worth it, so
+ * "zwölf Monate" breaks between the words, not in "Mo-nate".
+ */
+const RAGGED_HYPHEN_PENALTY = 300;
+/** Penalty for cutting an over-wide fragment of a word between characters, the last resort. */
 const EMERGENCY_PENALTY = 500;
 const FILL = 1e6;
 /** Adjustment ratios tried in turn: a good paragraph, an acceptable one, then any at all. */
@@ -55,22 +64,41 @@ const TOLERANCES = [2.5, 6, Number.POSITIVE_INFINITY];
 
 type Payload = { piece: Piece | null; hyphen: Piece | null };
 
-/** Narrowest and widest the content can be set: its longest word, and all of it on one line. */
-export function measureParagraph(inlines: readonly Inline[], settings: ParagraphSettings, env: ParagraphEnv): { min: number; max: number } {
+/** How narrow and how wide a paragraph can be set (a table column is sized from these). */
+export interface ParagraphMeasure {
+  /** The widest unbreakable fragment: a word, or the part of one between hyphenation points with its hyphen. */
+  min: number;
+  /** The widest word, kept whole. */
+  minWhole: number;
+  /** All of it on one line (each line, where breaks are forced). */
+  max: number;
+}
+
+export function measureParagraph(inlines: readonly Inline[], settings: ParagraphSettings, env: ParagraphEnv): ParagraphMeasure {
   const flat = flattenInlines(inlines, settings.base, env.palette, env.tagger, settings.tag, settings.preserveSpaces ?? false);
-  const { words } = shapeWords(flat, { fonts: env.fonts, hyphenator: null, lineWidth: settings.width });
+  const { words } = shapeWords(flat, { fonts: env.fonts, hyphenator: settings.hyphenator, lineWidth: settings.width });
   let min = 0;
+  let minWhole = 0;
   let max = 0;
   let line = 0;
   for (const word of words) {
-    const width = word.pieces.reduce((sum, piece) => sum + piece.width, 0);
-    min = Math.max(min, width);
+    let width = 0;
+    for (const fragment of wordFragments(word)) {
+      const fragmentWidth = widthOf(fragment.pieces);
+      min = Math.max(min, fragmentWidth + (fragment.hyphen?.width ?? 0));
+      width += fragmentWidth;
+    }
+    minWhole = Math.max(minWhole, width);
     line += width;
     max = Math.max(max, line);
     line += word.space?.piece.width ?? 0;
     if (word.breakAfter?.forced) line = 0;
   }
-  return { min, max };
+  return { min, minWhole, max };
+}
+
+function widthOf(pieces: readonly Piece[]): number {
+  return pieces.reduce((sum, piece) => sum + piece.width, 0);
 }
 
 /** Inline content → lines, broken by Knuth–Plass over shaped words. */
@@ -83,7 +111,7 @@ export function layoutParagraph(inlines: readonly Inline[], settings: ParagraphS
     lineWidth: settings.width,
   });
   const justified = settings.align === 'justify';
-  const { nodes, payloads } = toNodes(words, settings.width, justified);
+  const { nodes, payloads } = toNodes(words, { width: settings.width, trailing: 0, hyphens: !settings.marksContinuations }, justified);
   const breaks = chooseBreaks(nodes, settings.width, justified, settings.base.size);
   const lines: LaidLine[] = [];
   const wholeWords = hyphenatedWordText(nodes, payloads, breaks);
@@ -118,25 +146,30 @@ export function lineSettings(settings: ParagraphSettings, env: ParagraphEnv, rtl
   };
 }
 
-function toNodes(words: readonly Word[], width: number, justified: boolean): { nodes: KpNode[]; payloads: Payload[] } {
+/** Shaped words → Knuth–Plass boxes, glue and penalties, each with the piece it draws. */
+function toNodes(words: readonly Word[], cut: CutSettings, justified: boolean): { nodes: KpNode[]; payloads: Payload[] } {
   const nodes: KpNode[] = [];
   const payloads: Payload[] = [];
   const push = (node: KpNode, piece: Piece | null = null, hyphen: Piece | null = null) => {
     nodes.push(node);
     payloads.push({ piece, hyphen });
   };
+  const pushBoxes = (pieces: readonly Piece[]) => {
+    for (const piece of pieces) push({ type: 'box', width: piece.width }, piece);
+  };
   for (const word of words) {
-    word.pieces.forEach((piece, index) => {
-      if (piece.width <= width) push({ type: 'box', width: piece.width }, piece);
+    for (const { pieces, hyphen } of wordFragments(word)) {
+      const trailing = hyphen?.width ?? 0;
+      if (widthOf(pieces) + trailing <= cut.width + FIT_EPSILON) pushBoxes(pieces);
       else {
-        fitToWidth(piece, width).forEach((part, k) => {
-          if (k > 0) push({ type: 'penalty', width: 0, penalty: EMERGENCY_PENALTY, flagged: false });
-          push({ type: 'box', width: part.width }, part);
+        // Flagged like a hyphenation point, so the cut word still extracts whole.
+        cutToWidth(pieces, { ...cut, trailing }).forEach((part, index, parts) => {
+          pushBoxes(part.pieces);
+          if (index < parts.length - 1) push({ type: 'penalty', width: part.hyphen?.width ?? 0, penalty: EMERGENCY_PENALTY, flagged: true }, null, part.hyphen);
         });
       }
-      const hyphen = word.hyphens?.get(index);
-      if (hyphen) push({ type: 'penalty', width: hyphen.width, penalty: HYPHEN_PENALTY, flagged: true }, null, hyphen);
-    });
+      if (hyphen) push({ type: 'penalty', width: hyphen.width, penalty: justified ? HYPHEN_PENALTY : RAGGED_HYPHEN_PENALTY, flagged: true }, null, hyphen);
+    }
     if (word.space) {
       const space = word.space.piece.width;
       push({ type: 'glue', width: space, stretch: justified ? space / 2 : 0, shrink: justified ? space / 3 : 0 }, word.space.piece);
@@ -151,25 +184,6 @@ function toNodes(words: readonly Word[], width: number, justified: boolean): { n
   push({ type: 'glue', width: 0, stretch: FILL, shrink: 0 });
   push({ type: 'penalty', width: 0, penalty: -INFINITE_PENALTY, flagged: false });
   return { nodes, payloads };
-}
-
-/** Cuts a piece wider than the line into parts that fit, between glyphs (a last resort). */
-function fitToWidth(piece: Piece, width: number): Piece[] {
-  if (piece.kind !== 'text') return [piece];
-  const parts: Piece[] = [];
-  let glyphs: typeof piece.glyphs = [];
-  let used = 0;
-  for (const glyph of piece.glyphs) {
-    if (used + glyph.advance > width && glyphs.length > 0 && glyph.chars.length > 0) {
-      parts.push({ ...piece, glyphs, width: used });
-      glyphs = [];
-      used = 0;
-    }
-    glyphs.push(glyph);
-    used += glyph.advance;
-  }
-  if (glyphs.length > 0) parts.push({ ...piece, glyphs, width: used });
-  return parts;
 }
 
 function chooseBreaks(nodes: KpNode[], width: number, justified: boolean, size: number): KpBreak[] {

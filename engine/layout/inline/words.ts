@@ -24,6 +24,28 @@ export interface Word {
   breakAfter: { penalty: number; forced: boolean } | null;
 }
 
+/** Pieces of a word between its hyphenation points, and the hyphen drawn when a line ends after them. */
+export interface Fragment {
+  pieces: Piece[];
+  hyphen: Piece | null;
+}
+
+/** A word cut at its hyphenation points: the parts no line break may fall inside (save a last-resort cut). */
+export function wordFragments(word: Word): Fragment[] {
+  const fragments: Fragment[] = [];
+  let pieces: Piece[] = [];
+  word.pieces.forEach((piece, index) => {
+    pieces.push(piece);
+    const hyphen = word.hyphens?.get(index);
+    if (hyphen) {
+      fragments.push({ pieces, hyphen });
+      pieces = [];
+    }
+  });
+  if (pieces.length > 0) fragments.push({ pieces, hyphen: null });
+  return fragments;
+}
+
 export interface ParagraphWords {
   words: Word[];
   bidi: BidiInfo;
@@ -181,7 +203,7 @@ function placedGlyphs(shaped: ShapedText, size: number, scale: number): PlacedGl
   return glyphs;
 }
 
-function slicePiece(piece: Piece & { kind: 'text' }, from: number, to: number): Piece {
+export function slicePiece(piece: Piece & { kind: 'text' }, from: number, to: number): Piece & { kind: 'text' } {
   const glyphs = piece.glyphs.slice(from, to);
   return { ...piece, glyphs, width: glyphs.reduce((sum, glyph) => sum + glyph.advance, 0) };
 }
