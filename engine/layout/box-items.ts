@@ -1,9 +1,9 @@
-import { shiftItem } from './frame.js';
+import { translateItem } from './frame.js';
 import type { BoxItem, VBox } from './vertical.js';
 
-export function shiftBoxItem(item: BoxItem, dy: number): BoxItem {
-  if (dy === 0) return item;
-  return item.kind === 'page-ref' ? { ...item, y: item.y + dy } : shiftItem(item, dy);
+export function shiftBoxItem(item: BoxItem, dy: number, dx = 0): BoxItem {
+  if (dy === 0 && dx === 0) return item;
+  return item.kind === 'page-ref' ? { ...item, right: item.right + dx, y: item.y + dy } : translateItem(item, dx, dy);
 }
 
 /** Stacks boxes into one (lines that must stay together, such as a table row's cells). */

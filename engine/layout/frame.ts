@@ -107,11 +107,6 @@ export interface OutlineEntry {
   level: number;
 }
 
-/** Moves an item down by `dy` (placing a laid-out block on its page). */
-export function shiftItem(item: FrameItem, dy: number): FrameItem {
-  return translateItem(item, 0, dy);
-}
-
 /** Moves an item by (dx, dy). */
 export function translateItem(item: FrameItem, dx: number, dy: number): FrameItem {
   switch (item.kind) {

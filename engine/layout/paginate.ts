@@ -293,9 +293,11 @@ function composePage({ placed, footnotes, fill }: FilledPage, geometry: PageGeom
     let y = top + geometry.contentHeight - total;
     const ruleY = y - METRICS.footnoteGap / 2;
     items.push({ kind: 'line', x1: geometry.marginInner, y1: ruleY, x2: geometry.marginInner + METRICS.footnoteRuleLength, y2: ruleY, width: METRICS.ruleWidth, color: palette.rule });
+    // Footnotes are laid out for the upright page; on a turned one they keep their place from the margin.
+    const dx = geometry.marginInner - settings.geometry.marginInner;
     for (const lines of bodies) {
       for (const line of lines) {
-        for (const item of line.items) items.push(shiftBoxItem(item, y));
+        for (const item of line.items) items.push(shiftBoxItem(item, y, dx));
         y += line.height;
       }
     }
