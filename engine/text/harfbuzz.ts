@@ -45,6 +45,10 @@ export function hbFont(bytes: Uint8Array, index: number): hb.Font {
 export function shapeText(font: hb.Font, text: string, rtl: boolean, featureSet: HbFeatures): HbGlyph[] {
   const buffer = (sharedBuffer ??= new hb.Buffer());
   buffer.clearContents();
+  // Marks keep clusters of their own (HarfBuzz's level 1): a base letter and an accent the font
+  // has no precomposed glyph for stay two glyphs each standing for its own character, so the
+  // base glyph's text in the PDF's ToUnicode is the same wherever it is used.
+  buffer.setClusterLevel(hb.ClusterLevel.MONOTONE_CHARACTERS);
   buffer.addText(text);
   buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
   buffer.guessSegmentProperties();

@@ -102,3 +102,28 @@ export function writeFixture(name: string, content: string): string {
   writeFileSync(file, content);
   return file;
 }
+
+export interface WordBox {
+  page: number;
+  text: string;
+  xMin: number;
+  yMin: number;
+  xMax: number;
+  yMax: number;
+}
+
+/** Every word poppler finds, with its box in points from the page's top left (`pdftotext -bbox`). */
+export async function wordBoxes(bytes: Uint8Array): Promise<WordBox[]> {
+  const html = await tool('pdftotext', ['-bbox', pdfFile(bytes), '-']);
+  const boxes: WordBox[] = [];
+  let page = 0;
+  for (const match of html.matchAll(/<page\b|<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)) {
+    if (match[0] === '<page') page++;
+    else boxes.push({ page, text: decodeEntities(match[5]!), xMin: Number(match[1]), yMin: Number(match[2]), xMax: Number(match[3]), yMax: Number(match[4]) });
+  }
+  return boxes;
+}
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[name]!);
+}

@@ -60,12 +60,16 @@ export function measureParagraph(inlines: readonly Inline[], settings: Paragraph
   let min = 0;
   let max = 0;
   let line = 0;
+  // Words tied by spaces no line may break at are as wide as one word.
+  let unbreakable = 0;
   for (const word of words) {
     const width = word.pieces.reduce((sum, piece) => sum + piece.width, 0);
-    min = Math.max(min, width);
+    unbreakable += width;
+    min = Math.max(min, unbreakable);
     line += width;
     max = Math.max(max, line);
     line += word.space?.piece.width ?? 0;
+    unbreakable = word.space && !word.space.breakable ? unbreakable + word.space.piece.width : 0;
     if (word.breakAfter?.forced) line = 0;
   }
   return { min, max };
@@ -136,6 +140,8 @@ function toNodes(words: readonly Word[], width: number, justified: boolean): { n
       if (hyphen) push({ type: 'penalty', width: hyphen.width, penalty: HYPHEN_PENALTY, flagged: true }, null, hyphen);
     });
     if (word.space) {
+      // A penalty before the glue makes it no break (TeX's tie, ~).
+      if (!word.space.breakable) push({ type: 'penalty', width: 0, penalty: INFINITE_PENALTY, flagged: false });
       const space = word.space.piece.width;
       push({ type: 'glue', width: space, stretch: justified ? space / 2 : 0, shrink: justified ? space / 3 : 0 }, word.space.piece);
     }
