@@ -8,7 +8,7 @@ import { inkGap } from './glyph-ink.js';
  * Serif 4 sets an f (and the ff ligature, which ends in one) 0.106 em further from a W, so that
  * the f's hook clears the W's serif with room to spare. Inside a word that room reads as a word
  * space, and pdftotext, which breaks words at gaps over 0.1 em, extracts "diff Words". There a
- * positive kern is cut to what keeps the two glyphs' ink from overlapping (0.063 em for fW,
+ * positive kern is cut to what keeps the two glyphs' ink from overlapping (0.064 em for fW,
  * measured on the outlines); pdfLaTeX's fonts set such pairs closer still, the hook over the W.
  */
 const CASE_JOIN = /\p{Ll}\p{M}*[\p{Lu}\p{Lt}]/u;

@@ -128,6 +128,7 @@ function primaryKey(style: FontStyle): string {
   return parts.join('-');
 }
 
+/** Distinct values of styleIndex. */
 const STYLE_COUNT = 12;
 /** Distinct runs whose face is remembered; a document of endless distinct words cannot grow it past this. */
 const MAX_RUN_CHOICES = 10_000;
@@ -141,7 +142,6 @@ function rankFallbacks(style: FontStyle): BundledFace[] {
   // Array sort is stable: equally good faces keep the catalogue's order.
   return BUNDLED_FACES.filter((entry) => entry.family === 'fallback').sort((a, b) => score(b) - score(a));
 }
-
 
 function load(entry: BundledFace): Face {
   const bytes = readFileSync(entry.file);
