@@ -19,8 +19,13 @@ export function breakOpportunities(text: string): BreakOpportunity[] {
   const breaker = new LineBreaker(text);
   let last = 0;
   for (let next = breaker.nextBreak(); next; next = breaker.nextBreak()) {
-    const token = text.slice(last, next.position);
-    if (token.trimEnd().length > LONG_TOKEN) addTokenBreaks(token.trimEnd(), last, out);
+    // A token may hold spaces UAX #14 allows no break at ("with .allowExcessArguments()"): each
+    // part between them is measured and broken alone, so no break falls after a part's first
+    // characters (the "." of a method name).
+    const token = text.slice(last, next.position).trimEnd();
+    if (token.length > LONG_TOKEN) {
+      for (const part of token.matchAll(/[^ ]+/g)) if (part[0].length > LONG_TOKEN) addTokenBreaks(part[0], last + part.index, out);
+    }
     out.push({ position: next.position, required: next.required, penalty: 0 });
     last = next.position;
   }

@@ -1,6 +1,7 @@
 import type { Font } from 'fontkit';
 import type { Font as HbFont } from 'harfbuzzjs';
 import { hbFont, HbFeatures, shapeText } from './harfbuzz.js';
+import { tightenCaseJoins } from './case-join-kerning.js';
 
 /** One glyph as shaped, in font units, with the characters it stands for (its cluster). */
 export interface ShapedGlyph {
@@ -129,6 +130,7 @@ export class Face {
       advance += glyph.advance;
       return { id: glyph.id, advance: glyph.advance, dx: glyph.dx, dy: glyph.dy, chars: chars[i]! };
     });
+    if (direction === 'ltr' && features === 'text') advance -= tightenCaseJoins(text, glyphs, this.font);
     return { glyphs, advance };
   }
 }

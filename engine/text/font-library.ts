@@ -3,6 +3,7 @@ import * as fontkit from 'fontkit';
 import { BUNDLED_FACES, type BundledFace, type FontStyle } from './font-catalog.js';
 import { Face } from './face.js';
 import { covers, readCoverage } from './cmap-coverage.js';
+import { isJoinerOrSelector } from './letter-runs.js';
 import { SystemFonts } from './system-fonts.js';
 
 /**
@@ -13,7 +14,9 @@ import { SystemFonts } from './system-fonts.js';
 export class FontLibrary {
   private readonly faces = new Map<string, Face>();
   private readonly system = new SystemFonts();
+  /** Fallback faces chosen per character and style, and per run of letters and style. */
   private readonly choice = new Map<number, Face | null>();
+  private readonly runChoice = new Map<string, Face | null>();
 
   face(key: string): Face {
     let face = this.faces.get(key);
@@ -48,25 +51,49 @@ export class FontLibrary {
   faceFor(style: FontStyle, codePoint: number): Face | null {
     const primary = this.primary(style);
     if (primary.has(codePoint)) return primary;
-    const bold = style.weight !== 'regular';
-    const cacheKey = bold ? -1 - codePoint : codePoint;
-    const cached = this.choice.get(cacheKey);
-    if (cached !== undefined) return cached;
-    let found: Face | null = null;
-    for (const entry of fallbackOrder(bold)) {
-      if (!this.mayCover(entry, codePoint)) continue;
-      const face = this.face(entry.key);
-      if (face.has(codePoint)) {
-        found = face;
-        break;
-      }
+    const cacheKey = codePoint * STYLE_COUNT + styleIndex(style);
+    let found = this.choice.get(cacheKey);
+    if (found === undefined) {
+      found = this.fallbackCovering(style, [codePoint]);
+      this.choice.set(cacheKey, found);
     }
-    if (!found) {
-      const system = this.system.faceFor(codePoint, bold);
-      found = system ? this.remember(system) : null;
-    }
-    this.choice.set(cacheKey, found);
     return found;
+  }
+
+  /**
+   * One face for a run of letters the style's own face cannot draw whole (a polytonic Greek
+   * word, whose plain letters Source Serif has and whose accented ones it lacks), so that the
+   * word is not drawn in two designs; null when no single face has every character.
+   */
+  faceForRun(style: FontStyle, run: string): Face | null {
+    const cacheKey = `${styleIndex(style)}:${run}`;
+    let found = this.runChoice.get(cacheKey);
+    if (found === undefined) {
+      const codePoints = [...run].map((char) => char.codePointAt(0)!).filter((codePoint) => !isJoinerOrSelector(codePoint));
+      found = this.fallbackCovering(style, codePoints);
+      if (this.runChoice.size >= MAX_RUN_CHOICES) this.runChoice.clear();
+      this.runChoice.set(cacheKey, found);
+    }
+    return found;
+  }
+
+  /** The first fallback, bundled then system, with every one of `codePoints`, those matching the style's look first. */
+  private fallbackCovering(style: FontStyle, codePoints: readonly number[]): Face | null {
+    for (const entry of this.fallbackOrder(style)) {
+      if (!codePoints.every((codePoint) => this.mayCover(entry, codePoint))) continue;
+      const face = this.face(entry.key);
+      if (codePoints.every((codePoint) => face.has(codePoint))) return face;
+    }
+    const system = this.system.faceFor(codePoints, style.weight !== 'regular');
+    return system ? this.remember(system) : null;
+  }
+
+  private readonly fallbackOrders: (BundledFace[] | undefined)[] = [];
+
+  /** Bundled fallbacks by how well they match the style: design (serif text, serif fallback), then weight, then slant. */
+  private fallbackOrder(style: FontStyle): BundledFace[] {
+    const index = styleIndex(style);
+    return (this.fallbackOrders[index] ??= rankFallbacks(style));
   }
 
   private readonly fallbackCoverage = new Map<string, Uint32Array | null>();
@@ -101,11 +128,19 @@ function primaryKey(style: FontStyle): string {
   return parts.join('-');
 }
 
-function fallbackOrder(bold: boolean): BundledFace[] {
-  const fallbacks = BUNDLED_FACES.filter((entry) => entry.family === 'fallback');
-  const preferred = fallbacks.filter((entry) => (entry.weight !== 'regular') === bold);
-  const others = fallbacks.filter((entry) => (entry.weight !== 'regular') !== bold);
-  return [...preferred, ...others];
+/** Distinct values of styleIndex. */
+const STYLE_COUNT = 12;
+/** Distinct runs whose face is remembered; a document of endless distinct words cannot grow it past this. */
+const MAX_RUN_CHOICES = 10_000;
+
+function rankFallbacks(style: FontStyle): BundledFace[] {
+  // Code has no monospaced fallback; a sans is nearer to it than a serif.
+  const design = style.family === 'serif' ? 'serif' : 'sans';
+  const bold = style.weight !== 'regular';
+  const score = (entry: BundledFace) =>
+    (entry.design === design ? 4 : 0) + ((entry.weight !== 'regular') === bold ? 2 : 0) + (entry.italic === style.italic ? 1 : 0);
+  // Array sort is stable: equally good faces keep the catalogue's order.
+  return BUNDLED_FACES.filter((entry) => entry.family === 'fallback').sort((a, b) => score(b) - score(a));
 }
 
 function load(entry: BundledFace): Face {

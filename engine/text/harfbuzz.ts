@@ -45,6 +45,12 @@ export function hbFont(bytes: Uint8Array, index: number): hb.Font {
 export function shapeText(font: hb.Font, text: string, rtl: boolean, featureSet: HbFeatures): HbGlyph[] {
   const buffer = (sharedBuffer ??= new hb.Buffer());
   buffer.clearContents();
+  // Left to right, marks keep clusters of their own (HarfBuzz's level 1): a letter and an accent
+  // the font has no precomposed glyph for (decomposed Greek) stay two glyphs, each standing for
+  // its own character, so the letter's glyph extracts as itself wherever it is used (a PDF maps
+  // each glyph to one text). Right to left, glyphs come in visual order and extractors read a
+  // mark placed over its letter as a word of its own: there the letter carries its marks (level 0).
+  buffer.setClusterLevel(rtl ? hb.ClusterLevel.MONOTONE_GRAPHEMES : hb.ClusterLevel.MONOTONE_CHARACTERS);
   buffer.addText(text);
   buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
   buffer.guessSegmentProperties();

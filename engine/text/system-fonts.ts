@@ -25,13 +25,13 @@ export class SystemFonts {
   private coverage: Coverage[] | null = null;
   private readonly loaded = new Map<string, Face | null>();
 
-  /** The first system face with a glyph for `codePoint`, preferring bold ones for bold text. */
-  faceFor(codePoint: number, bold: boolean): Face | null {
-    const covering = this.index().filter((entry) => covers(entry.ranges, codePoint));
+  /** The first system face with a glyph for every one of `codePoints`, preferring bold ones for bold text. */
+  faceFor(codePoints: readonly number[], bold: boolean): Face | null {
+    const covering = this.index().filter((entry) => codePoints.every((codePoint) => covers(entry.ranges, codePoint)));
     const ordered = [...covering.filter((entry) => entry.bold === bold), ...covering.filter((entry) => entry.bold !== bold)];
     for (const entry of ordered) {
       const face = this.face(entry);
-      if (face?.has(codePoint)) return face;
+      if (face && codePoints.every((codePoint) => face.has(codePoint))) return face;
     }
     return null;
   }

@@ -57,3 +57,19 @@ export async function pageTextItems(bytes: Uint8Array, page: number): Promise<st
   await pdf.destroy();
   return strings;
 }
+
+/** Text items of one page in content order with the font each is drawn in (its PostScript name, subset tag removed); a line's last item ends in "\n". */
+export async function pageTextFonts(bytes: Uint8Array, page: number): Promise<Array<{ text: string; font: string }>> {
+  const pdf = await openPdf(bytes);
+  const pdfPage = await pdf.getPage(page);
+  const content = await pdfPage.getTextContent();
+  // Fonts are loaded by reading the page's operators; their objects carry the embedded names.
+  await pdfPage.getOperatorList();
+  const items = content.items.flatMap((item) => {
+    if (!('str' in item)) return [];
+    const font = (pdfPage.commonObjs.get(item.fontName) as { name: string }).name.replace(/^[A-Z]{6}\+/, '');
+    return [{ text: item.hasEOL ? `${item.str}\n` : item.str, font }];
+  });
+  await pdf.destroy();
+  return items;
+}

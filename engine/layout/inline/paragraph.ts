@@ -81,17 +81,22 @@ export function measureParagraph(inlines: readonly Inline[], settings: Paragraph
   let minWhole = 0;
   let max = 0;
   let line = 0;
+  // Words tied by spaces no line may break at measure as one: a tie carries the run on.
+  let unbreakable = 0;
   for (const word of words) {
+    const fragments = wordFragments(word);
     let width = 0;
-    for (const fragment of wordFragments(word)) {
+    fragments.forEach((fragment, index) => {
       const fragmentWidth = widthOf(fragment.pieces);
-      min = Math.max(min, fragmentWidth + (fragment.hyphen?.width ?? 0));
+      min = Math.max(min, (index === 0 ? unbreakable : 0) + fragmentWidth + (fragment.hyphen?.width ?? 0));
       width += fragmentWidth;
-    }
-    minWhole = Math.max(minWhole, width);
+    });
+    minWhole = Math.max(minWhole, unbreakable + width);
+    const lastRun = fragments.length <= 1 ? unbreakable + width : widthOf(fragments.at(-1)!.pieces);
     line += width;
     max = Math.max(max, line);
     line += word.space?.piece.width ?? 0;
+    unbreakable = word.space && !word.space.breakable ? lastRun + word.space.piece.width : 0;
     if (word.breakAfter?.forced) line = 0;
   }
   return { min, minWhole, max };
@@ -171,6 +176,8 @@ function toNodes(words: readonly Word[], cut: CutSettings, justified: boolean): 
       if (hyphen) push({ type: 'penalty', width: hyphen.width, penalty: justified ? HYPHEN_PENALTY : RAGGED_HYPHEN_PENALTY, flagged: true }, null, hyphen);
     }
     if (word.space) {
+      // A penalty before the glue makes it no break (TeX's tie, ~).
+      if (!word.space.breakable) push({ type: 'penalty', width: 0, penalty: INFINITE_PENALTY, flagged: false });
       const space = word.space.piece.width;
       push({ type: 'glue', width: space, stretch: justified ? space / 2 : 0, shrink: justified ? space / 3 : 0 }, word.space.piece);
     }

@@ -2,6 +2,7 @@ import type { Face, ShapedText } from '../../text/face.js';
 import type { FontLibrary } from '../../text/font-library.js';
 import { analyzeBidi, type BidiInfo } from '../../text/bidi.js';
 import { breakOpportunities } from '../../text/break-opportunities.js';
+import { isJoinerOrSelector, letterRun } from '../../text/letter-runs.js';
 import type { Hyphenator } from '../../text/hyphenation.js';
 import type { PlacedGlyph } from '../frame.js';
 import type { FlatText, Span } from './flatten.js';
@@ -20,7 +21,8 @@ export interface Word {
   pieces: Piece[];
   /** Where the word may be hyphenated: the shaped hyphen to draw after a piece, by piece index; null for none (most words). */
   hyphens: Map<number, Piece> | null;
-  space: { piece: Piece; level: number } | null;
+  /** The space after the word; one the line may not break at (a tie) still stretches and shrinks. */
+  space: { piece: Piece; breakable: boolean } | null;
   breakAfter: { penalty: number; forced: boolean } | null;
 }
 
@@ -59,12 +61,15 @@ export interface WordSettings {
 }
 
 const SPACE = /^[ ]+$/;
-const MARK = /^[\p{M}\u200c\u200d\ufe00-\ufe0f\u{e0100}-\u{e01ef}]$/u;
+const MARK = /^\p{M}$/u;
 const OBJECT_CODE = OBJECT_CHAR.codePointAt(0)!;
 
-/** Combining marks, joiners and variation selectors stay in the face of the character before. */
-function isMark(codePoint: number): boolean {
-  return MARK.test(String.fromCodePoint(codePoint));
+/**
+ * Joiners and variation selectors stay in the face of the character before, and so do combining
+ * marks when that face has them (one it lacks sends the letters it sits on to a fallback).
+ */
+function staysInFace(codePoint: number, face: Face): boolean {
+  return isJoinerOrSelector(codePoint) || (MARK.test(String.fromCodePoint(codePoint)) && face.has(codePoint));
 }
 
 /** Cuts the paragraph into words at break opportunities, then into shaped pieces. */
@@ -73,6 +78,15 @@ export function shapeWords(flat: FlatText, settings: WordSettings): ParagraphWor
   const bidi = analyzeBidi(text);
   const words: Word[] = [];
   const spanAt = spanLookup(spans);
+  const spaceAt = (from: number, to: number): Piece => {
+    const style = spanAt(from).style;
+    return shapePiece(settings.fonts.primary(style.font), text.slice(from, to), style, bidi.levels[from] ?? 0);
+  };
+  const wordOf = (from: number, to: number): Word => {
+    const word: Word = { pieces: [], hyphens: null, space: null, breakAfter: null };
+    if (to > from) itemize(text, from, to, spanAt, bidi, settings, word);
+    return word;
+  };
   let start = 0;
   for (const opportunity of breakOpportunities(text)) {
     if (opportunity.position <= start) continue;
@@ -81,20 +95,39 @@ export function shapeWords(flat: FlatText, settings: WordSettings): ParagraphWor
     const forcedBreak = segment.endsWith(FORCED_BREAK);
     const body = segment.replace(/[ \u2028]+$/, '');
     const bodyEnd = start + body.length;
-    const word: Word = { pieces: [], hyphens: null, space: null, breakAfter: null };
-    if (body.length > 0) itemize(text, start, bodyEnd, spanAt, bidi, settings, word);
-    const spaceText = text.slice(bodyEnd, end).replace(FORCED_BREAK, '');
-    if (spaceText.length > 0 && SPACE.test(spaceText)) {
-      const style = spanAt(bodyEnd).style;
-      const face = settings.fonts.primary(style.font);
-      word.space = { piece: shapePiece(face, spaceText, style, bidi.levels[bodyEnd] ?? 0), level: bidi.levels[bodyEnd] ?? 0 };
+    // Spaces inside the segment, where UAX #14 forbids a break (before "." or "/", after "("),
+    // are word spaces all the same: they stretch with the others; and a space between prose and
+    // inline code is a break, whatever the code's first or last character.
+    let from = start;
+    for (const [spaceStart, spaceEnd] of innerSpaces(body, start)) {
+      const word = wordOf(from, spaceStart);
+      word.space = { piece: spaceAt(spaceStart, spaceEnd), breakable: isCode(spanAt(spaceStart - 1)) !== isCode(spanAt(spaceEnd)) };
+      words.push(word);
+      from = spaceEnd;
     }
+    const word = wordOf(from, bodyEnd);
+    const spaceText = text.slice(bodyEnd, end).replace(FORCED_BREAK, '');
+    if (spaceText.length > 0 && SPACE.test(spaceText)) word.space = { piece: spaceAt(bodyEnd, bodyEnd + spaceText.length), breakable: true };
     if (forcedBreak) word.breakAfter = { penalty: -Infinity, forced: true };
     else if (!word.space) word.breakAfter = { penalty: opportunity.penalty, forced: false };
     if (word.pieces.length > 0 || word.space || forcedBreak) words.push(word);
     start = end;
   }
   return { words, bidi };
+}
+
+/** Runs of spaces with something other than space on both sides, as [start, end) offsets; leading spaces (code's indentation) stay in the word. */
+function innerSpaces(body: string, offset: number): [number, number][] {
+  if (body.indexOf(' ', 1) < 0) return [];
+  const runs: [number, number][] = [];
+  for (const match of body.matchAll(/ +/g)) {
+    if (match.index > 0) runs.push([offset + match.index, offset + match.index + match[0].length]);
+  }
+  return runs;
+}
+
+function isCode(span: Span): boolean {
+  return span.style.features === 'code';
 }
 
 function itemize(text: string, start: number, end: number, spanAt: (index: number) => Span, bidi: BidiInfo, settings: WordSettings, word: Word): void {
@@ -121,18 +154,35 @@ function itemize(text: string, start: number, end: number, spanAt: (index: numbe
       pushShaped(word, runFace!, chunk, logical, runSpan.style, level, runStart, settings.hyphenator, text, start, end);
     }
   };
+  // A run of letters drawn whole in a fallback face (see letterRun), and where it ends.
+  let wholeFace: Face | null = null;
+  let wholeEnd = start;
   for (let i = start; i < end; ) {
     const codePoint = text.codePointAt(i)!;
     const length = codePoint > 0xffff ? 2 : 1;
     const span = spanAt(i);
     const level = bidi.levels[i] ?? 0;
     let face: Face | null;
+    // Where the run of this face starts: before `i` when letters already passed join it.
+    let from = i;
     if (span.object || codePoint === OBJECT_CODE) face = null;
-    else if (codePoint >= 0x300 && runFace && isMark(codePoint)) face = runFace;
-    else face = settings.fonts.faceFor(span.style.font, codePoint);
+    else if (i < wholeEnd) face = wholeFace;
+    else if (codePoint >= 0x300 && runFace && staysInFace(codePoint, runFace)) face = runFace;
+    else {
+      const primary = settings.fonts.primary(span.style.font);
+      if (primary.has(codePoint)) face = primary;
+      else {
+        const joinsPending = span === runSpan && level === runLevel && runFace === primary;
+        const [runFrom, runTo] = letterRun(text, i, joinsPending ? runStart : i, Math.min(end, span.end));
+        const whole = runTo - runFrom > length ? settings.fonts.faceForRun(span.style.font, text.slice(runFrom, runTo)) : null;
+        if (whole) {
+          [face, from, wholeFace, wholeEnd] = [whole, runFrom, whole, runTo];
+        } else face = settings.fonts.faceFor(span.style.font, codePoint);
+      }
+    }
     if (span !== runSpan || face !== runFace || level !== runLevel || span.object) {
-      flush(i);
-      runStart = i;
+      flush(from);
+      runStart = from;
       runSpan = span;
       runFace = face;
       runLevel = level;
