@@ -2,7 +2,8 @@ import { NO_MARKS, type Block, type HighlightedLine } from '../../document/types
 import { layoutParagraph } from '../inline/paragraph.js';
 import { plainLine } from '../inline/plain-line.js';
 import { shapePiece } from '../inline/words.js';
-import { translateItem, type FrameItem, type GlyphRunItem } from '../frame.js';
+import { translateItem, type FrameItem, type GlyphRunItem, type PathItem } from '../frame.js';
+import { IDENTITY } from '../../content/drawing.js';
 import { METRICS } from '../theme.js';
 import { box, container, INFINITE_COST, penalty, type BlockNodes, type VBox, type VNode } from '../vertical.js';
 import type { BlockFrame, LayoutContext } from './context.js';
@@ -12,8 +13,6 @@ import type { StructId } from '../structure.js';
 
 const TAB_WIDTH = 4;
 
-/** Drawn before a wrapped line's continuation; extracts as nothing. */
-const CONTINUATION_MARK = '\u21aa';
 
 /**
  * A code block: lines exactly as typed on a tinted panel, long lines wrapped (continuing at
@@ -139,12 +138,21 @@ function run(glyphs: GlyphRunItem['glyphs'], x: number, y: number, face: string,
   return { kind: 'glyphs', x, y, face, size: look.size, color: look.color, glyphs, tag, actualText: null, perGlyphText: false };
 }
 
-function continuationMark(x: number, baseline: number, look: TextLook, context: LayoutContext): GlyphRunItem {
-  const size = look.size * 0.8;
-  const face = context.fonts.faceFor(look.font, CONTINUATION_MARK.codePointAt(0)!) ?? context.fonts.primary(look.font);
-  const style = { font: look.font, size, color: context.palette.muted, rise: 0, features: 'code' as const, background: null, strike: false, link: null, linkTag: null, tag: null };
-  const mark = shapePiece(face, CONTINUATION_MARK, style, 0);
-  return { kind: 'glyphs', x: x - mark.width - 1.5, y: baseline, face: face.key, size, color: context.palette.muted, glyphs: mark.glyphs, tag: null, actualText: '', perGlyphText: false };
+/**
+ * The hooked arrow (↪) before a wrapped line's continuation, drawn as a path: the code face has no
+ * such glyph, and drawing it in a fallback font would embed a whole font for one mark. Page
+ * furniture: untagged, nothing to extract.
+ */
+function continuationMark(x: number, baseline: number, look: TextLook, context: LayoutContext): PathItem {
+  const em = look.size * 0.8;
+  const right = x - 1.5;
+  const left = right - em * 0.7;
+  const top = baseline - em * 0.62;
+  const line = baseline - em * 0.22;
+  const head = em * 0.16;
+  const d = `M ${left} ${top} Q ${left} ${line} ${left + em * 0.25} ${line} L ${right} ${line} M ${right - head} ${line - head} L ${right} ${line} L ${right - head} ${line + head}`;
+  const stroke = { color: context.palette.muted, width: em * 0.075, opacity: 1, cap: 'round' as const, join: 'round' as const, dash: null };
+  return { kind: 'path', d, matrix: IDENTITY, fill: null, fillOpacity: 1, fillRule: 'nonzero', stroke, tag: null };
 }
 
 /** The tokens with their first `count` characters removed (the indentation, drawn separately). */
