@@ -56,9 +56,8 @@ export interface PageLine {
 
 /**
  * Every line of tagged text (page furniture, drawn as artifacts, left out) of every page, top to
- * bottom. A word broken at a line's end is drawn with its hyphen in an empty ActualText span (so
- * the word extracts whole); a line whose last run is such a span, away from the line's start,
- * ends in a hyphen.
+ * bottom. A word hyphenated at a line's end is drawn as its first part, in a span whose ActualText
+ * is the whole word, then the hyphen alone in an empty one: a line ending so ends in a hyphen.
  */
 export async function pageLines(pdf: Uint8Array): Promise<PageLine[][]> {
   const { pages } = await readPdf(pdf);
@@ -67,11 +66,23 @@ export async function pageLines(pdf: Uint8Array): Promise<PageLine[][]> {
     const lines = new Map<number, typeof runs>();
     for (const run of runs) lines.set(run.baseline, [...(lines.get(run.baseline) ?? []), run]);
     return [...lines].sort((a, b) => a[0] - b[0]).map(([baseline, inLine]) => {
-      const last = inLine.reduce((right, run) => (run.x > right.x ? run : right));
-      const first = Math.min(...inLine.map((run) => run.x));
-      return { baseline, hyphenated: last.empty && last.x > first };
+      const [last, before] = [...inLine].sort((a, b) => b.x - a.x);
+      return { baseline, hyphenated: last!.empty && last!.glyphs === 1 && before?.whole === true };
     });
   });
+}
+
+/**
+ * The characters drawn as missing-glyph boxes (glyph 0, .notdef, which the engine draws for a
+ * character no font has, in a span whose ActualText holds the character), page by page.
+ */
+export async function boxedCharacters(pdf: Uint8Array): Promise<Array<{ page: number; text: string }>> {
+  const { pages } = await readPdf(pdf);
+  return pages.flatMap((page, index) =>
+    [...page.content.matchAll(/\/ActualText <feff([0-9a-f]*)>>>\s*BDC([\s\S]*?)\bEMC\b/gi)]
+      .filter((span) => /\[[^\]]*<0000>[^\]]*\]\s*TJ/.test(span[2]!))
+      .map((span) => ({ page: index + 1, text: Buffer.from(span[1]!, 'hex').swap16().toString('utf16le') })),
+  );
 }
 
 interface TextRun {
@@ -81,21 +92,25 @@ interface TextRun {
   x: number;
   /** Inside a span whose ActualText is empty (a hyphen drawn at a word break, and the rest of the word). */
   empty: boolean;
+  /** Inside a span whose ActualText stands for more than the glyphs (a broken word's first part). */
+  whole: boolean;
+  /** Glyphs the run draws. */
+  glyphs: number;
 }
 
 /** Each text position (`x y Tm`) in a content stream, with the marked content around it (which nests). */
 function textRuns(content: string, pageHeight: number): TextRun[] {
   const runs: TextRun[] = [];
-  const open: Array<{ mcid: number | null; empty: boolean }> = [];
-  for (const token of content.matchAll(/\/\w+\s*(<<[\s\S]*?>>)\s*BDC|\/\w+\s+BMC|\bEMC\b|(-?[\d.]+) (-?[\d.]+) Tm/g)) {
+  const open: Array<{ mcid: number | null; empty: boolean; whole: boolean }> = [];
+  for (const token of content.matchAll(/\/\w+\s*(<<[\s\S]*?>>)\s*BDC|\/\w+\s+BMC|\bEMC\b|(-?[\d.]+) (-?[\d.]+) Tm\s*(?:\[([^\]]*)\]\s*TJ)?/g)) {
     if (token[0] === 'EMC') open.pop();
     else if (token[0].endsWith('BDC')) {
       const mcid = /\/MCID (\d+)/.exec(token[1]!);
-      open.push({ mcid: mcid ? Number(mcid[1]) : null, empty: /\/ActualText <feff>/i.test(token[1]!) });
-    } else if (token[0].endsWith('BMC')) open.push({ mcid: null, empty: false });
+      open.push({ mcid: mcid ? Number(mcid[1]) : null, empty: /\/ActualText <feff>/i.test(token[1]!), whole: /\/ActualText <feff[0-9a-f]+>/i.test(token[1]!) });
+    } else if (token[0].endsWith('BMC')) open.push({ mcid: null, empty: false, whole: false });
     else {
       const mcid = open.findLast((entry) => entry.mcid !== null)?.mcid ?? null;
-      runs.push({ mcid, baseline: Math.round((pageHeight - Number(token[3])) * 100) / 100, x: Number(token[2]), empty: open.some((entry) => entry.empty) });
+      runs.push({ mcid, baseline: Math.round((pageHeight - Number(token[3])) * 100) / 100, x: Number(token[2]), empty: open.some((entry) => entry.empty), whole: open.some((entry) => entry.whole), glyphs: token[4]?.match(/<[0-9a-f]+>/gi)?.length ?? 0 });
     }
   }
   return runs;

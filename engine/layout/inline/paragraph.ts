@@ -119,7 +119,7 @@ export function layoutParagraph(inlines: readonly Inline[], settings: ParagraphS
   const { nodes, payloads } = toNodes(words, { width: settings.width, trailing: 0, hyphens: !settings.marksContinuations }, justified);
   const breaks = chooseBreaks(nodes, settings.width, justified, settings.base.size);
   const lines: LaidLine[] = [];
-  const wholeWords = hyphenatedWordText(nodes, payloads, breaks);
+  const wholeWords = brokenWordText(nodes, payloads, breaks);
   const drawn = lineSettings(settings, env, bidi.baseLevel % 2 === 1);
   // In a justified paragraph the last line, and any line a forced break ends, is set ragged.
   const ragged: LineSettings = justified ? { ...drawn, align: 'start' } : drawn;
@@ -207,19 +207,22 @@ function isForced(node: KpNode): boolean {
 }
 
 /**
- * A word hyphenated across lines must extract whole: its first box stands for the whole word
- * (ActualText) and its other parts, on either line, for nothing. Returns that text by node.
- * Only a break at a hyphenation point splits a word, so only those breaks are looked at.
+ * A word broken across lines must extract whole: its first box stands for the whole word
+ * (ActualText) and its other parts, on either line, for nothing. Returns that text by node. A word
+ * breaks at a hyphenation point or a cut (flagged penalties), or where the text continues with no
+ * space between (after the hyphen of "post-process", a slash, between CJK characters): left to
+ * itself, a reader joins a line ending in "-" to the next and drops the hyphen ("postprocess").
  */
-function hyphenatedWordText(nodes: KpNode[], payloads: Payload[], breaks: KpBreak[]): Map<number, string> {
+function brokenWordText(nodes: KpNode[], payloads: Payload[], breaks: KpBreak[]): Map<number, string> {
   const texts = new Map<number, string>();
-  const inWord = (i: number) => {
+  const splits = (i: number) => {
     const node = nodes[i];
-    return node !== undefined && (node.type === 'box' || (node.type === 'penalty' && node.flagged));
+    if (node?.type !== 'penalty') return false;
+    return node.flagged || (node.penalty < INFINITE_PENALTY && nodes[i - 1]?.type === 'box' && nodes[i + 1]?.type === 'box');
   };
+  const inWord = (i: number) => nodes[i]?.type === 'box' || splits(i);
   for (const { position } of breaks) {
-    const node = nodes[position]!;
-    if (node.type !== 'penalty' || !node.flagged) continue;
+    if (!splits(position)) continue;
     let start = position;
     while (inWord(start - 1)) start--;
     let end = position;
@@ -259,5 +262,18 @@ function lineEntries(nodes: KpNode[], payloads: Payload[], start: number, lineBr
   }
   const hyphen = payloads[lineBreak.position]?.hyphen;
   if (hyphen) entries.push({ piece: hyphen, width: hyphen.width, actualText: '' });
+  else keepSpaceAfterHyphen(entries, nodes[lineBreak.position]);
   return entries;
+}
+
+/**
+ * A line broken at a space after a word that ends in a hyphen (the code `data-`, "pre- and
+ * post-war") would extract joined to the next line's first word, the hyphen dropped, as readers
+ * join hyphenated line ends: the word keeps its space in its ActualText so that it does not.
+ */
+function keepSpaceAfterHyphen(entries: LineEntry[], breakNode: KpNode | undefined): void {
+  const last = entries.at(-1);
+  if (breakNode?.type !== 'glue' || !last || last.actualText !== null || last.piece.kind !== 'text') return;
+  const text = pieceText(last.piece);
+  if (/[-\u2010]$/.test(text)) last.actualText = `${text} `;
 }
