@@ -213,6 +213,12 @@ function isForced(node: KpNode): boolean {
  * space between (after the hyphen of "post-process", a slash, between CJK characters): left to
  * itself, a reader joins a line ending in "-" to the next and drops the hyphen ("postprocess").
  */
+/**
+ * Longer "words" (a run of text with no space, broken over many lines or pages) keep their text
+ * line by line: one ActualText would carry the whole run on its first line's page.
+ */
+const MAX_WHOLE_WORD = 200;
+
 function brokenWordText(nodes: KpNode[], payloads: Payload[], breaks: KpBreak[]): Map<number, string> {
   const texts = new Map<number, string>();
   const splits = (i: number) => {
@@ -221,17 +227,19 @@ function brokenWordText(nodes: KpNode[], payloads: Payload[], breaks: KpBreak[])
     return node.flagged || (node.penalty < INFINITE_PENALTY && nodes[i - 1]?.type === 'box' && nodes[i + 1]?.type === 'box');
   };
   const inWord = (i: number) => nodes[i]?.type === 'box' || splits(i);
+  // Breaks come in order: a word broken more than once is read once, so the whole is linear.
+  let readUntil = -1;
   for (const { position } of breaks) {
-    if (!splits(position)) continue;
+    if (position <= readUntil || !splits(position)) continue;
     let start = position;
     while (inWord(start - 1)) start--;
     let end = position;
     while (inWord(end + 1)) end++;
+    readUntil = end;
     const boxes: number[] = [];
     for (let j = start; j <= end; j++) if (nodes[j]!.type === 'box') boxes.push(j);
-    // A word hyphenated twice (over three lines) is found twice.
-    if (boxes.length === 0 || texts.has(boxes[0]!)) continue;
     const word = boxes.map((j) => pieceText(payloads[j]!.piece)).join('');
+    if (word.length > MAX_WHOLE_WORD) continue;
     boxes.forEach((j, index) => texts.set(j, index === 0 ? word : ''));
   }
   return texts;
