@@ -52,6 +52,7 @@ export async function buildDocument(source: ParsedSource, settings: BuildSetting
     mode: settings.resourceMode,
     budgetBytes: settings.resourceBytes,
     signal: settings.signal,
+    warn,
     decode: async (id, bytes) => decodedPixels.count(await decodeImage(id, bytes, { bounds: settings.bounds, svg: settings.features.svg })),
   });
   const footnotes = new FootnoteNumbering(footnoteNodes);

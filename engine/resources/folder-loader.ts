@@ -5,24 +5,26 @@ import { fileURLToPath } from 'node:url';
 import { ResourceLoadError, type LoadContext, type LoadedResource, type ResourceLoader } from './loader.js';
 
 /**
- * Loads relative paths (and file: URLs) from inside one base folder, never outside it:
- * `..` and symbolic links that leave the folder are refused. Only regular files are read, checked
- * on the open file itself (opened without blocking, so a FIFO put in a file's place cannot hang
- * the render).
+ * Loads relative paths (and file: URLs) against a base folder, never from outside a root folder
+ * (the base itself unless given): `..` and symbolic links that leave it are refused. Only
+ * regular files are read, checked on the open file itself (opened without blocking, so a FIFO
+ * put in a file's place cannot hang the render).
  */
-export function folderLoader(baseDir: string): ResourceLoader {
+export function folderLoader(baseDir: string, rootDir: string = baseDir): ResourceLoader {
   const base = path.resolve(baseDir);
+  const root = path.resolve(rootDir);
+  if (!isInside(root, base)) throw new RangeError(`the folder ${base} is outside its root ${root}`);
   return {
     async load(url: string, context: LoadContext): Promise<LoadedResource> {
-      const target = resolveInside(base, url);
+      const target = resolveInside(base, root, url);
       let real: string;
       try {
         real = await realpath(target);
       } catch {
         throw new ResourceLoadError('not_found', 'no such file');
       }
-      const realBase = await realpath(base);
-      if (!isInside(realBase, real)) throw new ResourceLoadError('forbidden', 'the file is outside the base folder');
+      const realRoot = await realpath(root);
+      if (!isInside(realRoot, real)) throw new ResourceLoadError('forbidden', 'the file is outside the root folder');
       const file = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
       try {
         const info = await file.stat();
@@ -36,7 +38,7 @@ export function folderLoader(baseDir: string): ResourceLoader {
   };
 }
 
-function resolveInside(base: string, url: string): string {
+function resolveInside(base: string, root: string, url: string): string {
   if (!/^file:/i.test(url) && /^[a-z][a-z0-9+.-]*:/i.test(url)) {
     throw new ResourceLoadError('unsupported_scheme', 'only local paths are loaded from a folder');
   }
@@ -48,7 +50,7 @@ function resolveInside(base: string, url: string): string {
     throw new ResourceLoadError('not_found', 'not a path to a file');
   }
   const target = path.resolve(base, relative);
-  if (!isInside(base, target)) throw new ResourceLoadError('forbidden', 'the path leaves the base folder');
+  if (!isInside(root, target)) throw new ResourceLoadError('forbidden', 'the path leaves the root folder');
   return target;
 }
 

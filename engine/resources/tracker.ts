@@ -11,6 +11,8 @@ export interface ResourceSettings {
   mode: ResourceMode;
   budgetBytes: number;
   signal: AbortSignal | undefined;
+  /** Told of each failure drawn as a placeholder (lenient mode), for people. */
+  warn(message: string): void;
   /** Loaded bytes → an image to place (null: left out), throwing ResourceLoadError when unreadable. */
   decode(id: string, bytes: Uint8Array, mediaType: string | undefined): Promise<ImageResource | null>;
 }
@@ -41,6 +43,7 @@ export class ResourceTracker {
       if (!(error instanceof ResourceLoadError)) throw error;
       if (this.settings.mode === 'strict') throw new ResourceError(id, error.reason, `resource ${id} could not be loaded: ${error.message}`);
       this.failed.push(id);
+      this.settings.warn(`image ${id} (${shownUrl(url)}) could not be loaded: ${error.reason} (${error.message}); drawn as a placeholder`);
       return { kind: 'failed', id, reason: error.reason };
     }
   }
@@ -56,3 +59,13 @@ export class ResourceTracker {
   }
 }
 
+
+const SHOWN_URL_CHARS = 80;
+
+/** A URL as a warning names it: data URIs by their kind only, long URLs cut in the middle. */
+function shownUrl(url: string): string {
+  if (isDataUri(url)) return 'a data: URI';
+  if (url.length <= SHOWN_URL_CHARS) return url;
+  const half = SHOWN_URL_CHARS / 2;
+  return `${url.slice(0, half)}…${url.slice(-half + 1)}`;
+}

@@ -21,6 +21,8 @@ export interface ExchangeOptions {
   /** Read the body, failing as `too_large` past this many bytes; absent: the status is all that is wanted. */
   maxBodyBytes?: number;
   signal?: AbortSignal;
+  /** For https: the certificates trusted, in place of Node's own list. */
+  ca?: readonly string[];
 }
 
 export interface ExchangeResult {
@@ -72,7 +74,7 @@ export function exchange(destination: Destination, options: ExchangeOptions): Pr
       // socket gets an 'error' handler as it is made: the request attaches one only a tick later,
       // and an 'error' with no handler is thrown as an uncaught exception.
       createConnection: () => {
-        const socket = connectPinned(destination, port);
+        const socket = connectPinned(destination, port, options.ca);
         socket.on('error', onNetworkError);
         socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
         return socket;
@@ -116,7 +118,7 @@ function failedConnection(error: NodeJS.ErrnoException): string {
  * attached as this returns, is in place before connect() can fail, even when it fails at once
  * (ENETUNREACH, EACCES, EPERM). TLS still checks the certificate against the URL's host name.
  */
-function connectPinned({ url, address }: Destination, port: number): net.Socket {
+function connectPinned({ url, address }: Destination, port: number, ca: readonly string[] | undefined): net.Socket {
   if (url.protocol !== 'https:') return net.connect({ host: address, port });
   return tls.connect({
     host: address,
@@ -124,5 +126,6 @@ function connectPinned({ url, address }: Destination, port: number): net.Socket 
     // SNI carries names only; an address literal in the URL is the address checked.
     ...(net.isIP(url.hostname) === 0 && { servername: url.hostname }),
     checkServerIdentity: (_host, cert) => tls.checkServerIdentity(url.hostname, cert),
+    ...(ca && { ca: [...ca] }),
   });
 }

@@ -33,12 +33,17 @@ export interface RemoteLoaderOptions {
   enabled: boolean;
   /** The document's whole resource budget, named by ResourceBudgetError. */
   budgetBytes: number;
+  /** For https: the certificates trusted, in place of Node's own list; asked once, at the first fetch. */
+  trustedCertificates?: () => readonly string[] | undefined;
+  /** Told when a fetch starts and when it ends, however it ends. */
+  onFetch?: (event: 'start' | 'end') => void;
 }
 
 export class RemoteLoader implements ResourceLoader {
   private readonly loads = new Map<string, Promise<LoadedResource>>();
   private deadline: number | undefined;
   private started = 0;
+  private ca: { certificates: readonly string[] | undefined } | undefined;
 
   constructor(private readonly options: RemoteLoaderOptions) {}
 
@@ -64,6 +69,15 @@ export class RemoteLoader implements ResourceLoader {
   }
 
   private async fetch(url: URL, context: LoadContext): Promise<LoadedResource> {
+    this.options.onFetch?.('start');
+    try {
+      return await this.fetchChecked(url, context);
+    } finally {
+      this.options.onFetch?.('end');
+    }
+  }
+
+  private async fetchChecked(url: URL, context: LoadContext): Promise<LoadedResource> {
     const startedAt = performance.now();
     this.deadline ??= startedAt + this.options.settings.resourcesTimeoutMs;
     const timeoutMs = Math.floor(Math.min(this.options.settings.resourceTimeoutMs, this.deadline - startedAt));
@@ -74,6 +88,7 @@ export class RemoteLoader implements ResourceLoader {
     const destination = await this.check(url, signal, context.signal);
     const remainingMs = Math.max(1, Math.floor(timeoutMs - (performance.now() - startedAt)));
     this.started += 1;
+    this.ca ??= { certificates: this.options.trustedCertificates?.() };
     try {
       const answer = await exchange(destination, {
         method: 'GET',
@@ -87,6 +102,7 @@ export class RemoteLoader implements ResourceLoader {
         timeoutMs: remainingMs,
         maxBodyBytes: context.remainingBytes,
         ...(context.signal && { signal: context.signal }),
+        ...(this.ca.certificates && { ca: this.ca.certificates }),
       });
       if (answer.status === 404 || answer.status === 410) throw new ResourceLoadError('not_found', `the server answered ${answer.status}`);
       if (answer.status !== 200) throw new ResourceLoadError('http_error', `the server answered ${answer.status}`);

@@ -1,0 +1,134 @@
+/**
+ * `quire render`'s arguments: which files, where the PDFs go, how resources load, and the
+ * engine's feature switches — with the help text that lists them all.
+ */
+import { DEFAULT_FEATURES, FEATURE_NAMES, type RenderOptions, type ResourceMode } from '../../../engine/index.js';
+import { DEFAULT_NET_SETTINGS } from '../../net/net-settings.js';
+import { CliError } from '../cli-error.js';
+
+export interface RenderArguments {
+  /** Markdown files in order; `-` is standard input. */
+  inputs: string[];
+  /** `-o`: one PDF (`-` for standard output); null: beside each input. */
+  output: string | null;
+  /** `--out-dir`: each input to its own PDF in this folder. */
+  outDir: string | null;
+  /** Local images never load from outside this folder; null: the inputs' common folder. */
+  root: string | null;
+  watch: boolean;
+  offline: boolean;
+  resources: ResourceMode;
+  options: Pick<RenderOptions, 'features' | 'language'>;
+}
+
+const MB = 1024 * 1024;
+/** What all of one document's images may load together. */
+export const CLI_RESOURCE_BYTES = 100 * MB;
+
+/** The command line's own default; the library and the service default to strict. */
+export const CLI_RESOURCE_MODE: ResourceMode = 'lenient';
+
+const SWITCHES = FEATURE_NAMES.filter((name) => name !== 'theme')
+  .map((name) => `  --${name.replace(/_/g, '-').padEnd(20)} ${DEFAULT_FEATURES[name] ? 'on' : 'off'} by default (--no-${name.replace(/_/g, '-')} turns it off)`)
+  .join('\n');
+
+export const RENDER_HELP = `usage: quire render <file.md | -> [more.md …] [options]
+
+Renders Markdown to PDF. With one file the PDF goes beside it (README.md → README.pdf) or to -o;
+with several, -o joins them into one PDF and --out-dir writes one PDF each.
+
+options:
+  -o, --output FILE       the PDF to write; - for standard output (the default when the Markdown
+                          comes from standard input and standard output is not a terminal)
+  --out-dir DIR           one PDF per file in DIR, rendered in parallel (as many as there are cores)
+  --watch                 render again whenever the file is saved, until interrupted
+  --root DIR              local images load only from inside DIR (default: the folder holding
+                          the files)
+  --resources MODE        lenient (the command line's default): an image that cannot be loaded is
+                          drawn as a placeholder with a warning; strict: it fails the render
+                          (the library's and the service's default)
+  --offline               load nothing over the network: remote images are placeholders
+  --theme light|dark      the colour theme (default light)
+  --language TAG          the document's language as a BCP 47 tag (hyphenation, quotes), over
+                          the front matter's
+  -h, --help              this help
+
+Remote images (http and https) load as the service loads them: public addresses only, no
+redirects, ${DEFAULT_NET_SETTINGS.resourceTimeoutMs / 1000} s per image, and ${DEFAULT_NET_SETTINGS.resourcesTimeoutMs / 1000} s and ${CLI_RESOURCE_BYTES / MB} MB for all of a document's images.
+Extra certificate authorities come from NODE_EXTRA_CA_CERTS.
+
+feature switches (--FEATURE turns one on, --no-FEATURE off):
+${SWITCHES}
+
+examples:
+  quire render README.md                       writes README.pdf
+  quire render README.md --offline -o out.pdf  no network; remote badges become placeholders
+  quire render intro.md setup.md -o book.pdf   one PDF, each file from a new page
+  quire render docs/*.md --out-dir pdf/        one PDF per file
+  cat notes.md | quire render - > notes.pdf
+`;
+
+export function parseRenderArguments(argv: string[]): RenderArguments {
+  const parsed: RenderArguments = {
+    inputs: [],
+    output: null,
+    outDir: null,
+    root: null,
+    watch: false,
+    offline: false,
+    resources: CLI_RESOURCE_MODE,
+    options: {},
+  };
+  const features: Record<string, unknown> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new CliError(`${arg} needs a value (see quire render --help)`);
+      return next;
+    };
+    if (arg === '-o' || arg === '--output') parsed.output = value();
+    else if (arg === '--out-dir') parsed.outDir = value();
+    else if (arg === '--root') parsed.root = value();
+    else if (arg === '--watch') parsed.watch = true;
+    else if (arg === '--offline') parsed.offline = true;
+    else if (arg === '--theme') features.theme = value();
+    else if (arg === '--language') parsed.options.language = value();
+    else if (arg === '--resources') parsed.resources = resourceMode(value());
+    else if (arg === '--help' || arg === '-h') {
+      process.stdout.write(RENDER_HELP);
+      process.exit(0);
+    } else if (arg.startsWith('--no-')) features[featureName(arg.slice(5), arg)] = false;
+    else if (arg.startsWith('--') && arg.length > 2) features[featureName(arg.slice(2), arg)] = true;
+    else if (arg.startsWith('-') && arg !== '-') throw new CliError(`unknown option ${arg} (see quire render --help)`);
+    else parsed.inputs.push(arg);
+  }
+  parsed.options.features = features;
+  return checked(parsed);
+}
+
+/** Combinations that cannot mean anything, refused with what to do instead. */
+function checked(args: RenderArguments): RenderArguments {
+  const { inputs } = args;
+  if (inputs.length === 0) throw new CliError('which file? usage: quire render <file.md | -> [options] (see quire render --help)');
+  if (inputs.filter((input) => input === '-').length > 1) throw new CliError('standard input (-) can be read only once');
+  if (args.outDir !== null && args.output !== null) throw new CliError('-o and --out-dir exclude each other: -o joins the files into one PDF, --out-dir writes one PDF each');
+  if (args.outDir !== null && inputs.includes('-')) throw new CliError('--out-dir names each PDF after its file: standard input (-) has no name');
+  if (inputs.length > 1 && args.output === null && args.outDir === null) {
+    throw new CliError(`${inputs.length} files: join them with -o book.pdf, or write one PDF each with --out-dir DIR`);
+  }
+  if (args.watch && (inputs.length > 1 || inputs[0] === '-' || args.outDir !== null)) throw new CliError('--watch follows one file (not standard input)');
+  return args;
+}
+
+function resourceMode(mode: string): ResourceMode {
+  if (mode !== 'strict' && mode !== 'lenient') throw new CliError('--resources must be strict or lenient');
+  return mode;
+}
+
+/** `--smart-typography` and `--smart_typography` both name the `smart_typography` switch. */
+function featureName(flag: string, arg: string): string {
+  const name = flag.replace(/-/g, '_');
+  if (!(FEATURE_NAMES as string[]).includes(name) || name === 'theme') throw new CliError(`unknown option ${arg} (see quire render --help)`);
+  return name;
+}

@@ -1,0 +1,65 @@
+/** One Markdown file (or standard input) to PDF bytes, as `quire render` sets the engine up. */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { QuireError, render } from '../../../engine/index.js';
+import { CliError } from '../cli-error.js';
+import { CLI_RESOURCE_BYTES, type RenderArguments } from './arguments.js';
+import { cliLoader } from './resource-loader.js';
+
+export interface RenderedFile {
+  pdf: Uint8Array;
+  pages: number;
+  warnings: string[];
+}
+
+export type RenderSettings = Pick<RenderArguments, 'offline' | 'resources' | 'options'> & {
+  /** Local images never load from outside this folder. */
+  root: string;
+  onFetch?: (event: 'start' | 'end') => void;
+};
+
+export async function renderFile(input: string, settings: RenderSettings): Promise<RenderedFile> {
+  const markdown = await readMarkdown(input);
+  const loader = cliLoader({ baseDir: inputFolder(input), root: settings.root, offline: settings.offline, ...(settings.onFetch && { onFetch: settings.onFetch }) });
+  try {
+    const result = await render(markdown, { ...settings.options, resources: settings.resources, loader, limits: { resourceBytes: CLI_RESOURCE_BYTES } });
+    return { pdf: result.pdf, pages: result.pages, warnings: result.warnings };
+  } catch (error) {
+    if (error instanceof QuireError) throw new CliError(describe(error), 1);
+    throw error;
+  }
+}
+
+/** Where a file's relative images start: its folder (standard input: the working folder). */
+export function inputFolder(input: string): string {
+  return input === '-' ? process.cwd() : path.dirname(path.resolve(input));
+}
+
+/** The folder holding every input, the default root for their images. */
+export function commonFolder(inputs: string[]): string {
+  const folders = inputs.map((input) => inputFolder(input).split(path.sep));
+  const common = folders.reduce((shared, folder) => {
+    let same = 0;
+    while (same < shared.length && shared[same] === folder[same]) same++;
+    return shared.slice(0, same);
+  });
+  return common.join(path.sep) || path.sep;
+}
+
+async function readMarkdown(input: string): Promise<string> {
+  try {
+    if (input === '-') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    }
+    return await readFile(input, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${input}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 1);
+  }
+}
+
+function describe(error: QuireError): string {
+  if (!('resourceId' in error) || error.message.includes(`resource ${String(error.resourceId)}`)) return error.message;
+  return `${error.message} (resource ${String(error.resourceId)})`;
+}

@@ -1,0 +1,45 @@
+/**
+ * Where `quire render` gets images: local paths from the Markdown file's folder (never outside
+ * the root), http and https through the service's own remote loader and address policy, or, with
+ * --offline, nothing remote at all.
+ */
+import { randomUUID } from 'node:crypto';
+import { folderLoader, ResourceLoadError, type ResourceLoader } from '../../../engine/index.js';
+import { netSettingsFromEnv } from '../../net/net-settings.js';
+import { RemoteLoader, RESOURCE_SCHEMES } from '../../net/remote-loader.js';
+import { CLI_RESOURCE_BYTES } from './arguments.js';
+import { trustedCertificates } from './trusted-certificates.js';
+
+export interface CliLoaderSettings {
+  /** The Markdown file's folder: relative paths start here. */
+  baseDir: string;
+  root: string;
+  offline: boolean;
+  /** Told when a remote fetch starts and ends. */
+  onFetch?: (event: 'start' | 'end') => void;
+}
+
+export function cliLoader(settings: CliLoaderSettings): ResourceLoader {
+  const local = folderLoader(settings.baseDir, settings.root);
+  let remote: RemoteLoader | undefined;
+  return {
+    load(url, context) {
+      if (!isRemote(url)) return local.load(url, context);
+      if (settings.offline) throw new ResourceLoadError('disabled', 'remote images are not loaded with --offline');
+      remote ??= new RemoteLoader({
+        settings: netSettingsFromEnv(process.env),
+        fetchId: randomUUID(),
+        enabled: true,
+        budgetBytes: CLI_RESOURCE_BYTES,
+        trustedCertificates,
+        ...(settings.onFetch && { onFetch: settings.onFetch }),
+      });
+      return remote.load(url, context);
+    },
+  };
+}
+
+function isRemote(url: string): boolean {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
+  return scheme !== undefined && RESOURCE_SCHEMES.includes(`${scheme.toLowerCase()}:`);
+}

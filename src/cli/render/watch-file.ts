@@ -1,0 +1,55 @@
+/**
+ * `quire render notes.md --watch`: renders, then renders again after every save until
+ * interrupted, one line per render. The folder is watched, not the file: editors often save by
+ * writing a new file and renaming it over the old one, which ends a watch on the file itself.
+ */
+import { watch } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pages, seconds } from './each-file.js';
+import { renderFile, type RenderSettings } from './render-file.js';
+import { StatusLine } from './status-line.js';
+
+/** Saves closer together than this are one change (an editor may write a file in several steps). */
+const DEBOUNCE_MS = 120;
+
+export function watchFile(input: string, output: string, settings: RenderSettings): Promise<never> {
+  const status = new StatusLine();
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let again = false;
+
+  const renderOnce = async () => {
+    running = true;
+    const started = performance.now();
+    try {
+      const rendered = await renderFile(input, settings);
+      await writeFile(output, rendered.pdf);
+      for (const warning of rendered.warnings) status.print(`quire: warning: ${warning}`);
+      status.print(`quire: wrote ${output} (${pages(rendered.pages)}, ${seconds(performance.now() - started)})`);
+    } catch (error) {
+      status.print(`quire: ${input}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    running = false;
+    if (again) {
+      again = false;
+      void renderOnce();
+    } else {
+      status.show(`quire: watching ${input} (Ctrl-C to stop)`);
+    }
+  };
+  const changed = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (running) again = true;
+      else void renderOnce();
+    }, DEBOUNCE_MS);
+  };
+
+  const name = path.basename(input);
+  watch(path.dirname(path.resolve(input)), (_event, file) => {
+    if (file === null || file === name) changed();
+  });
+  void renderOnce();
+  return new Promise<never>(() => undefined);
+}

@@ -1,0 +1,154 @@
+/**
+ * `quire render` as a user runs it, through bin/quire in a process of its own: READMEs with
+ * remote badges (served by an HTTPS server of this test, trusted through NODE_EXTRA_CA_CERTS,
+ * found through a DNS stub with the test-only loopback switch: nothing connects outside
+ * loopback), many files to a folder, and --watch.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { startDnsStub, type DnsStub } from '../net/support/dns-stub.js';
+import { makeTestCa } from '../net/support/test-ca.js';
+import { startTestServer, type TestServer } from '../net/support/test-server.js';
+import { FIXTURES } from '../support/fixtures.js';
+import { rasterImageCount } from '../support/pdf-content.js';
+import { pdftotext } from '../support/pdf-tools.js';
+
+const QUIRE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/quire');
+const PNG = readFileSync(path.join(FIXTURES, 'images/dot.png'));
+
+interface Run {
+  status: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+function quire(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const child = spawn(QUIRE, args, { env: { ...process.env, ...env } });
+  const stdout: Buffer[] = [];
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout: Buffer.concat(stdout), stderr })));
+}
+
+describe('quire render on real work', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'quire-cli-files-'));
+  let images: TestServer;
+  let dns: DnsStub;
+  let net: NodeJS.ProcessEnv;
+  let readme: string;
+
+  before(async () => {
+    const ca = makeTestCa(['img.example.com']);
+    images = await startTestServer(
+      {
+        '/badge.png': (_request, response) => response.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG),
+        '/gone.png': (_request, response) => response.writeHead(404).end(),
+      },
+      { key: ca.key, cert: ca.cert },
+    );
+    dns = await startDnsStub({ 'img.example.com': ['127.0.0.1'] });
+    net = { NODE_EXTRA_CA_CERTS: ca.caFile, QUIRE_NET_ALLOW_LOOPBACK: '1', QUIRE_NET_DNS_SERVERS: dns.server, QUIRE_NET_RESOURCE_TIMEOUT_S: '3' };
+    readme = path.join(dir, 'README.md');
+    const badge = `https://img.example.com:${images.port}`;
+    writeFileSync(readme, `# Project\n\n[![build](${badge}/badge.png)](https://example.com) <img src="${badge}/badge.png?html" alt="html badge">\n\nWhat the project does.\n`);
+  });
+  after(async () => {
+    await images?.close();
+    await dns?.close();
+  });
+
+  it('should draw remote badges (Markdown and HTML) from an HTTPS server trusted through NODE_EXTRA_CA_CERTS', async () => {
+    const before = images.hits.length;
+    const run = await quire(['render', readme, '-o', path.join(dir, 'online.pdf')], net);
+    assert.equal(run.status, 0, run.stderr);
+    assert.doesNotMatch(run.stderr, /warning/);
+    assert.deepEqual(images.hits.slice(before).map((hit) => hit.target).sort(), ['/badge.png', '/badge.png?html']);
+    const pdf = readFileSync(path.join(dir, 'online.pdf'));
+    assert.ok((await rasterImageCount(pdf)) > 0, 'the badges are drawn');
+    assert.match(await pdftotext(pdf), /What the project does\./);
+  });
+
+  it('should draw placeholders with --offline, naming each image in a warning, and connect to nothing', async () => {
+    const connections = images.connections;
+    const queries = dns.queries.length;
+    const run = await quire(['render', readme, '--offline', '-o', path.join(dir, 'offline.pdf')], net);
+    assert.equal(run.status, 0, run.stderr);
+    const warnings = run.stderr.split('\n').filter((line) => line.startsWith('quire: warning: '));
+    assert.equal(warnings.length, 2, run.stderr);
+    assert.match(warnings[0]!, /image 1 \(https:\/\/img\.example\.com:\d+\/badge\.png\) could not be loaded: disabled/);
+    assert.match(warnings[1]!, /image 2 \(https:\/\/img\.example\.com:\d+\/badge\.png\?html\) could not be loaded/);
+    assert.equal(images.connections, connections, 'no connection reached the image server');
+    assert.equal(dns.queries.length, queries, 'no name was looked up');
+    const pdf = readFileSync(path.join(dir, 'offline.pdf'));
+    assert.equal(await rasterImageCount(pdf), 0);
+    assert.match(await pdftotext(pdf), /What the project does\./);
+  });
+
+  it('should keep going past an image that fails (exit 0, one warning), and stop on it with --resources strict', async () => {
+    const file = path.join(dir, 'gone.md');
+    writeFileSync(file, `Before ![gone](https://img.example.com:${images.port}/gone.png) after.\n`);
+    const lenient = await quire(['render', file], net);
+    assert.equal(lenient.status, 0, lenient.stderr);
+    assert.match(lenient.stderr, /warning: image 1 \(https:.*\/gone\.png\) could not be loaded: not_found/);
+    assert.match(await pdftotext(readFileSync(path.join(dir, 'gone.pdf'))), /Before .*after\./);
+    const strict = await quire(['render', file, '--resources', 'strict', '-o', path.join(dir, 'strict.pdf')], net);
+    assert.equal(strict.status, 1);
+    assert.match(strict.stderr, /^quire: resource 1 could not be loaded: the server answered 404\n$/);
+    assert.equal(existsSync(path.join(dir, 'strict.pdf')), false);
+  });
+
+  it('should render each file to its own PDF with --out-dir, reporting a failing file and going on', async () => {
+    const files = ['one', 'two', 'three'].map((name) => path.join(dir, `${name}.md`));
+    files.forEach((file, i) => writeFileSync(file, `# File ${i + 1}\n\nBody of file ${i + 1}.\n`));
+    const broken = path.join(dir, 'broken.md');
+    writeFileSync(broken, '---\ntitle: [unclosed\n---\n\nText.\n');
+    const out = path.join(dir, 'pdf');
+    const run = await quire(['render', files[0]!, broken, files[1]!, files[2]!, '--out-dir', out, '--offline']);
+    assert.equal(run.status, 1, 'a failed file makes the exit code 1');
+    assert.match(run.stderr, /broken\.md: failed: .*front matter/);
+    assert.match(run.stderr, /quire: 4 files, 3 pages, [\d.]+ s, 0 warnings, 1 failed\n$/);
+    for (const [i, name] of ['one', 'two', 'three'].entries()) {
+      assert.match(await pdftotext(readFileSync(path.join(out, `${name}.pdf`))), new RegExp(`Body of file ${i + 1}\\.`));
+    }
+    assert.equal(existsSync(path.join(out, 'broken.pdf')), false);
+  });
+
+  it('should render again on every save with --watch, and keep going after an error', async () => {
+    const file = path.join(dir, 'watched.md');
+    const output = path.join(dir, 'watched.pdf');
+    writeFileSync(file, 'First version.\n');
+    const child: ChildProcess = spawn(QUIRE, ['render', file, '--watch', '-o', output]);
+    let stderr = '';
+    const lines = (pattern: RegExp) => stderr.split('\n').filter((line) => pattern.test(line)).length;
+    const until = (count: number) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (lines(/^quire: wrote /) >= count) resolve();
+          else if (child.exitCode !== null) reject(new Error(`quire stopped: ${stderr}`));
+          else setTimeout(check, 50);
+        };
+        check();
+      });
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      await until(1);
+      writeFileSync(file, '---\ntitle: [broken\n---\n');
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      writeFileSync(file, 'Second version.\n');
+      await until(2);
+      writeFileSync(file, 'Third version.\n');
+      await until(3);
+      assert.equal(lines(/front matter/), 1, stderr);
+      assert.match(stderr, /^quire: wrote .*watched\.pdf \(1 page, [\d.]+ s\)$/m);
+      assert.match(await pdftotext(readFileSync(output)), /Third version\./);
+    } finally {
+      child.kill('SIGINT');
+    }
+  });
+});
