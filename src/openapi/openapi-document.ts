@@ -55,7 +55,7 @@ function build(): JsonSchema {
       title: 'Quire',
       version: '1',
       description:
-        'Markdown to PDF (SPEC.md). Every response carries Cache-Control: no-store. A path that does not exist answers 404 not_found; ' +
+        'Markdown to PDF; described in full in docs/api.md of the Quire repository. Every response carries Cache-Control: no-store. A path that does not exist answers 404 not_found; ' +
         'a known path with another method answers 405 method_not_allowed with an Allow header.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
