@@ -7,7 +7,8 @@
 
 # --- build: every dependency, the TypeScript compiled and the CLI bundled -------------------------
 FROM node:20-bookworm-slim AS build
-# Only for a native addon whose prebuilt binary cannot be downloaded (better-sqlite3 then compiles).
+# better-sqlite3 is compiled here from its sources, never downloaded prebuilt from outside the
+# npm registry (npm_config_build_from_source below).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -17,7 +18,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY . .
 # The install scripts skipped above (native addons, esbuild), then the build (`prepare`).
-RUN npm rebuild && npm run build && npm prune --omit=dev
+RUN npm_config_build_from_source=true npm rebuild && npm run build && npm prune --omit=dev
 
 # --- run: Node, the built service and its production dependencies -------------------------------
 FROM node:20-bookworm-slim
