@@ -119,6 +119,21 @@ describe('quire render on real work', () => {
     assert.equal(existsSync(path.join(out, 'broken.pdf')), false);
   });
 
+  it('should refuse to write a PDF read from standard input to a terminal, naming what to do', { skip: !existsSync('/usr/bin/script') }, async () => {
+    // util-linux's script(1) runs the command with a terminal as its standard output.
+    const file = path.join(dir, 'piped.md');
+    writeFileSync(file, 'Piped.\n');
+    const run = await new Promise<Run>((resolve) => {
+      const child = spawn('script', ['-qec', `'${QUIRE}' render - < '${file}'`, '/dev/null']);
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('latin1')));
+      child.on('close', (status) => resolve({ status, stdout: Buffer.from(out, 'latin1'), stderr: '' }));
+    });
+    assert.equal(run.status, 2);
+    assert.match(run.stdout.toString(), /standard output is a terminal: name the PDF with -o out\.pdf/);
+    assert.doesNotMatch(run.stdout.toString(), /%PDF/);
+  });
+
   it('should render again on every save with --watch, and keep going after an error', async () => {
     const file = path.join(dir, 'watched.md');
     const output = path.join(dir, 'watched.pdf');
