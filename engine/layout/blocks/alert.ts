@@ -23,10 +23,11 @@ export function layoutAlert(block: Block & { kind: 'quote' }, kind: AlertKind, f
   const rule = container({ kind: 'rule', x: frame.x, width: METRICS.quoteRuleWidth, color });
   const inner = indented(frame, METRICS.quoteIndent, { containers: [...frame.containers, rule], tag, tight: false });
   const padding = () => box(METRICS.alertPadding, [], inner.containers);
+  const title = titleLine(kind, color, inner, context.tagger.add('P', tag), context);
   const body = layoutBlocks(block.children, inner, context);
   return {
     // The title stays with the body's first lines.
-    nodes: [padding(), ...titleLine(kind, color, inner, context.tagger.add('P', tag), context), penalty(INFINITE_COST), glue(METRICS.paragraphGap), ...body.nodes, padding()],
+    nodes: [padding(), ...title, penalty(INFINITE_COST), glue(METRICS.paragraphGap), ...body.nodes, padding()],
     spaceBefore: METRICS.paragraphGap,
     spaceAfter: METRICS.paragraphGap,
   };
