@@ -140,7 +140,7 @@ class BlockBuilder {
       case 'thematicBreak':
         return { kind: 'rule' };
       case 'blockquote':
-        return { kind: 'quote', children: await this.blocks(node.children) };
+        return { kind: 'quote', children: await this.blocks(node.children), alert: node.data?.alert ?? null };
       case 'list': {
         const items = [];
         for (const item of node.children) {

@@ -4,6 +4,7 @@ import type { ResourceOutcome } from '../resources/outcome.js';
 import type { ImageResource } from '../resources/image.js';
 import type { Drawing } from '../content/drawing.js';
 import type { Color } from '../layout/theme.js';
+import type { AlertKind } from '../parse/github-alerts.js';
 
 /** Quire's own document tree: what to typeset, with resources loaded and references resolved. */
 export interface QuireDocument {
@@ -89,7 +90,8 @@ export type Block =
   | { kind: 'paragraph'; content: Inline[]; align?: Align }
   | { kind: 'heading'; level: HeadingLevel; content: Inline[]; id: string; text: string; align?: Align }
   | { kind: 'code'; text: string; language: string | null; /** Coloured tokens per line, when highlighted. */ lines: HighlightedLine[] | null; note: string | null }
-  | { kind: 'quote'; children: Block[] }
+  /** `alert` marks a GitHub alert (`> [!NOTE]`), drawn in its kind's colour under its title. */
+  | { kind: 'quote'; children: Block[]; alert: AlertKind | null }
   | { kind: 'list'; ordered: boolean; start: number; tight: boolean; items: ListItem[] }
   | { kind: 'table'; align: Align[]; head: Inline[][]; rows: Inline[][][] }
   | { kind: 'rule' }

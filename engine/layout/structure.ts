@@ -4,7 +4,7 @@ export type StructRole =
   | 'H1' | 'H2' | 'H3' | 'H4' | 'H5' | 'H6' | 'P'
   | 'L' | 'LI' | 'Lbl' | 'LBody'
   | 'Table' | 'THead' | 'TBody' | 'TR' | 'TH' | 'TD'
-  | 'Link' | 'Code' | 'BlockQuote' | 'Note' | 'Reference' | 'Figure' | 'Formula' | 'Caption' | 'Span';
+  | 'Link' | 'Code' | 'BlockQuote' | 'Div' | 'Note' | 'Reference' | 'Figure' | 'Formula' | 'Caption' | 'Span';
 
 export type StructId = number;
 

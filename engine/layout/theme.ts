@@ -1,5 +1,6 @@
 import type { Theme } from '../options.js';
 import type { Paper } from '../parse/front-matter.js';
+import type { AlertKind } from '../parse/github-alerts.js';
 
 /** An sRGB colour as three 0–255 channels. */
 export type Color = readonly [number, number, number];
@@ -17,6 +18,8 @@ export interface Palette {
   missingGlyph: Color;
   /** Behind `<mark>` text. */
   highlight: Color;
+  /** A GitHub alert's rule, icon and title: GitHub's own colours, at least 4.5:1 on the page. */
+  alerts: Readonly<Record<AlertKind, Color>>;
 }
 
 const MM = 72 / 25.4;
@@ -42,6 +45,11 @@ export const METRICS = {
   listLabelGap: 6,
   quoteIndent: 14,
   quoteRuleWidth: 2.25,
+  /** Space inside an alert above its title and below its body, which its rule spans. */
+  alertPadding: 4,
+  /** An alert's icon, in ems of its title, and the space between icon and title. */
+  alertIconSize: 1,
+  alertIconGap: 5,
   tableCellPaddingX: 5,
   tableCellPaddingY: 3.5,
   ruleWidth: 0.6,
@@ -118,6 +126,7 @@ const LIGHT: Palette = {
   quoteRule: [0xd1, 0xd9, 0xe0],
   missingGlyph: [0xcf, 0x22, 0x2e],
   highlight: [0xff, 0xf8, 0xc5],
+  alerts: { note: [0x09, 0x69, 0xda], tip: [0x1a, 0x7f, 0x37], important: [0x82, 0x50, 0xdf], warning: [0x9a, 0x67, 0x00], caution: [0xd1, 0x24, 0x2f] },
 };
 
 const DARK: Palette = {
@@ -132,6 +141,7 @@ const DARK: Palette = {
   quoteRule: [0x3d, 0x44, 0x4d],
   missingGlyph: [0xff, 0x7b, 0x72],
   highlight: [0x4b, 0x3b, 0x0c],
+  alerts: { note: [0x44, 0x93, 0xf8], tip: [0x3f, 0xb9, 0x50], important: [0xab, 0x7d, 0xf8], warning: [0xd2, 0x99, 0x22], caution: [0xf8, 0x51, 0x49] },
 };
 
 export function palette(theme: Theme): Palette {

@@ -4,6 +4,7 @@ import footnote from 'markdown-it-footnote';
 import type { Features, RendererBounds } from '../options.js';
 import { checkSourceDepth, checkTreeBounds } from './bounds.js';
 import { gfmAutolinks } from './gfm-autolinks.js';
+import { markAlerts } from './github-alerts.js';
 import { splitFrontMatter, type FrontMatter } from './front-matter.js';
 import { mathSyntax } from './math-syntax.js';
 import { applySmartTypography } from './smart-typography.js';
@@ -21,6 +22,7 @@ export function parseMarkdown(markdown: string, features: Features, bounds: Rend
   const { frontMatter, body } = splitFrontMatter(markdown);
   const tokens = parserFor(features).parse(body, {});
   const tree = tokensToMdast(tokens, { tasks: features.tasks });
+  markAlerts(tree);
   checkTreeBounds(tree, bounds);
   if (features.smart_typography) applySmartTypography(tree);
   return { markdown, tree, frontMatter };

@@ -62,3 +62,28 @@ export async function scanPage(bytes: Uint8Array, page = 1): Promise<string> {
     throw error;
   }
 }
+
+/** One marked-content sequence of a page's content: its tag (`P`, `Artifact`, …) and the fill colours set in it. */
+export interface MarkedSequence {
+  tag: string;
+  colors: Array<[number, number, number]>;
+}
+
+/** Every marked-content sequence of every page, in content order, with the RGB colours (0–255) it fills with. */
+export async function markedSequences(bytes: Uint8Array): Promise<MarkedSequence[]> {
+  const text = await uncompressed(bytes);
+  const sequences: MarkedSequence[] = [];
+  let current: MarkedSequence | null = null;
+  for (const line of text.split('\n')) {
+    const open = /^\/(\w+)(?: <<.*>>)? (?:BDC|BMC)$/.exec(line);
+    if (open) {
+      current = { tag: open[1]!, colors: [] };
+      sequences.push(current);
+      continue;
+    }
+    if (line === 'EMC') current = null;
+    const color = /^([\d.]+) ([\d.]+) ([\d.]+) (?:scn|rg)$/.exec(line);
+    if (color && current) current.colors.push([1, 2, 3].map((i) => Math.round(Number(color[i]) * 255)) as [number, number, number]);
+  }
+  return sequences;
+}

@@ -57,7 +57,7 @@ async function blockElement(element: Element, parent: Look, env: HtmlEnv): Promi
       return [await codeBlock(textContent(element).replace(/^\n/, '').replace(/\n$/, ''), language, env.context.features, env.context.contentOptions)];
     }
     case 'blockquote':
-      return [{ kind: 'quote', children: await htmlBlocks(element.children, look, env) }];
+      return [{ kind: 'quote', children: await htmlBlocks(element.children, look, env), alert: null }];
     case 'ul':
     case 'ol':
       return [await list(element, look, env)];
