@@ -108,11 +108,17 @@ function lineText(state: StateBlock, line: number): string {
   return state.src.slice(state.bMarks[line]! + state.tShift[line]!, state.eMarks[line]);
 }
 
-/** `$$ formula $$` on one line: exactly two dollars each side, something between them. */
+/** `$$ formula $$` on one line: something between the pairs, and no bare dollar in it. */
 function oneLineFormula(line: string, lineNumber: number): Display | null {
-  const match = /^\$\$([^$].*?[^$\\]|[^$\\])\$\$\s*$/.exec(line);
-  const content = match?.[1]!.trim();
-  return content ? { content, lastLine: lineNumber } : null;
+  const content = /^\$\$(.*)\$\$\s*$/.exec(line)?.[1]!.trim();
+  return content && !hasBareDollar(content) ? { content, lastLine: lineNumber } : null;
+}
+
+function hasBareDollar(text: string): boolean {
+  for (let at = text.indexOf('$'); at !== -1; at = text.indexOf('$', at + 1)) {
+    if (!isEscaped(text, at)) return true;
+  }
+  return false;
 }
 
 /** `$$` then lines up to one ending in `$$`, with no blank line between. */

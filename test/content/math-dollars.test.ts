@@ -35,6 +35,7 @@ describe('dollars that are not math', () => {
 
   it('reads $$…$$ in running text as text', async () => {
     await assertText('the formula $$x^2$$ mid sentence');
+    await assertText('$$ $$ $$ $$ $$');
   });
 
   it('keeps prices as text', async () => {
