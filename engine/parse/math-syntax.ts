@@ -1,4 +1,4 @@
-import type { MarkdownIt, StateBlock, StateInline } from 'markdown-it';
+import type { MarkdownIt, StateBlock, StateCore, StateInline } from 'markdown-it';
 
 const DOLLAR = 0x24;
 const BACKSLASH = 0x5c;
@@ -14,10 +14,13 @@ const BACKTICK = 0x60;
  * - `$$…$$` is display math only as a block: `$$` opening a block (its formula closed by a line
  *   ending in `$$`, with no blank line between), or a line `$$` or `$$…$$` of its own inside a
  *   paragraph. A `$$` mid-sentence is text.
+ * - GitHub's `$`…`$`: a code span between single dollars is a formula.
  */
 export function mathSyntax(md: MarkdownIt): void {
   md.inline.ruler.after('escape', 'math_inline', inlineMath);
   md.block.ruler.after('blockquote', 'math_block', blockMath, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
+  // Before text_join, while an escaped dollar is still a token of its own and not a delimiter.
+  md.core.ruler.before('text_join', 'math_code_span', codeSpanMath);
 }
 
 function isSpace(code: number): boolean {
@@ -76,6 +79,25 @@ function isEscaped(src: string, at: number): boolean {
   let backslashes = 0;
   while (src.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
   return backslashes % 2 === 1;
+}
+
+/** `$`…`$`, found after parsing so that the code span is the one markdown-it reads. */
+function codeSpanMath(state: StateCore): void {
+  for (const block of state.tokens) {
+    const tokens = block.type === 'inline' ? block.children : null;
+    if (!tokens) continue;
+    for (let i = 1; i + 1 < tokens.length; i++) {
+      const [before, span, after] = [tokens[i - 1]!, tokens[i]!, tokens[i + 1]!];
+      if (span.type !== 'code_inline' || before.type !== 'text' || after.type !== 'text') continue;
+      if (!/(?:^|[^$])\$$/.test(before.content) || !/^\$(?!\$)/.test(after.content)) continue;
+      before.content = before.content.slice(0, -1);
+      after.content = after.content.slice(1);
+      span.type = 'math_inline';
+      span.tag = 'math';
+      span.markup = '$`';
+    }
+    block.children = tokens.filter((token) => token.type !== 'text' || token.content !== '');
+  }
 }
 
 /**

@@ -78,6 +78,12 @@ describe('dollars that are math', () => {
     assert.deepEqual((await read('```math\nz^2\n```')).formulas, ['z^2']);
   });
 
+  it('typesets GitHub’s $`…`$ as inline math, and a code span only between single dollars', async () => {
+    const { text, formulas } = await read('Area $`\\pi r^2`$, cost $$`x`$$ and \\$`y`$.');
+    assert.deepEqual(formulas, ['\\pi r^2']);
+    assert.match(text, /cost \$\$x\$\$ and \$y\$\./);
+  });
+
   it('typesets inline $…$ next to prices and escaped dollars', async () => {
     const { text, formulas } = await read('It costs $5, and $\\alpha$ is \\$3 or $a\\$b$.');
     assert.deepEqual(formulas, ['\\alpha', 'a\\$b']);
