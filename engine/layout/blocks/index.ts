@@ -1,6 +1,7 @@
-import type { Block } from '../../document/types.js';
+import type { Anchor, Block } from '../../document/types.js';
 import { throwIfAborted } from '../../errors.js';
-import { gap, type BlockNodes, type VNode } from '../vertical.js';
+import { box, gap, type BlockNodes, type VBox, type VNode } from '../vertical.js';
+import { destination } from '../frame.js';
 import type { BlockFrame, LayoutContext } from './context.js';
 import { layoutCode } from './code.js';
 import { layoutFigure } from './figure.js';
@@ -39,25 +40,57 @@ export function layoutBlock(block: Block, frame: BlockFrame, context: LayoutCont
       return layoutTitle(block, frame, context);
     case 'drawing':
       return layoutDrawingBlock(block, frame, context);
+    case 'anchor':
+      return { nodes: [anchorBox([block], frame)], spaceBefore: 0, spaceAfter: 0 };
   }
 }
 
 /**
  * A sequence of blocks, separated by the larger of the space after one and the space before
- * the next (as CSS collapses margins).
+ * the next (as CSS collapses margins). Anchors between blocks take no space: their destinations
+ * go to the top of the next block's first box, or after the last one.
  */
 export function layoutBlocks(blocks: readonly Block[], frame: BlockFrame, context: LayoutContext): BlockNodes {
   const nodes: VNode[] = [];
   let spaceBefore = 0;
   let spaceAfter = 0;
-  blocks.forEach((block, index) => {
+  let anchors: Anchor[] = [];
+  let first = true;
+  for (const block of blocks) {
     throwIfAborted(context.signal);
+    if (block.kind === 'anchor') {
+      anchors.push(block);
+      continue;
+    }
     const laid = layoutBlock(block, frame, context);
-    if (laid.nodes.length === 0) return;
-    if (nodes.length === 0) spaceBefore = index === 0 ? laid.spaceBefore : 0;
-    else nodes.push(gap(Math.max(spaceAfter, laid.spaceBefore)));
-    nodes.push(...laid.nodes);
-    spaceAfter = laid.spaceAfter;
-  });
+    const top = firstBoxOf(laid.nodes);
+    if (top) {
+      top.items.unshift(...anchors.map((anchor) => destination(anchor.name, frame.x)));
+      anchors = [];
+    }
+    if (laid.nodes.length > 0) {
+      if (nodes.length === 0) spaceBefore = first ? laid.spaceBefore : 0;
+      else nodes.push(gap(Math.max(spaceAfter, laid.spaceBefore)));
+      nodes.push(...laid.nodes);
+      spaceAfter = laid.spaceAfter;
+    }
+    first = false;
+  }
+  if (anchors.length > 0) nodes.push(anchorBox(anchors, frame));
   return { nodes, spaceBefore, spaceAfter };
+}
+
+/** Anchors with no content after them: a box of no height, kept with what comes before, that holds their destinations. */
+function anchorBox(anchors: readonly Anchor[], frame: BlockFrame): VBox {
+  return box(0, anchors.map((anchor) => destination(anchor.name, frame.x)), frame.containers);
+}
+
+/** The first box of laid-out nodes, looking inside floats and turned pages. */
+function firstBoxOf(nodes: readonly VNode[]): VBox | undefined {
+  for (const node of nodes) {
+    if (node.kind === 'box') return node;
+    const inner = node.kind === 'float' ? node.boxes[0] : node.kind === 'landscape' ? firstBoxOf(node.nodes) : undefined;
+    if (inner) return inner;
+  }
+  return undefined;
 }
