@@ -70,4 +70,15 @@ describe('HTML anchors as link targets', () => {
     assert.deepEqual((await links(pdf)).map((link) => link.dest), ['twice']);
     await assertLandsOn(pdf, 'twice', 'Vanilla');
   });
+
+  it('should give anchors no space of their own, alone between blocks, in a quote or in a list item', async () => {
+    const baselineOf = async (markdown: string, word: string) => (await textPlace((await render(markdown)).pdf, word))?.baseline;
+    const plain = 'Before.\n\n- item\n-\n- Third\n\nAfter.\n';
+    const anchored = 'Before.\n\n<a id="a"></a>\n\n> <a id="b"></a>\n\n- item\n- <a id="c"></a>\n- Third\n\nAfter.\n\n[a](#a) [b](#b) [c](#c)\n';
+    assert.equal(await baselineOf(anchored, 'Third'), await baselineOf(plain, 'Third'));
+    assert.equal(await baselineOf(anchored, 'After'), await baselineOf(plain, 'After'));
+    const { pdf, warnings } = await render(anchored);
+    assert.deepEqual(warnings, []);
+    await assertLandsOn(pdf, 'a', 'item');
+  });
 });

@@ -1,6 +1,6 @@
-import type { Anchor, Block } from '../../document/types.js';
+import type { Block } from '../../document/types.js';
 import { throwIfAborted } from '../../errors.js';
-import { box, gap, type BlockNodes, type VBox, type VNode } from '../vertical.js';
+import { box, gap, type BlockNodes, type BoxItem, type VBox, type VNode } from '../vertical.js';
 import { destination } from '../frame.js';
 import type { BlockFrame, LayoutContext } from './context.js';
 import { layoutCode } from './code.js';
@@ -41,48 +41,49 @@ export function layoutBlock(block: Block, frame: BlockFrame, context: LayoutCont
     case 'drawing':
       return layoutDrawingBlock(block, frame, context);
     case 'anchor':
-      return { nodes: [anchorBox([block], frame)], spaceBefore: 0, spaceAfter: 0 };
+      return { nodes: [box(0, [destination(block.name, frame.x)], frame.containers)], spaceBefore: 0, spaceAfter: 0 };
   }
 }
 
 /**
  * A sequence of blocks, separated by the larger of the space after one and the space before
- * the next (as CSS collapses margins). Anchors between blocks take no space: their destinations
- * go to the top of the next block's first box, or after the last one.
+ * the next (as CSS collapses margins). Anchors, and blocks that hold nothing else, take no
+ * space: their destinations go to the top of the next block's first box, or after the last one.
  */
 export function layoutBlocks(blocks: readonly Block[], frame: BlockFrame, context: LayoutContext): BlockNodes {
   const nodes: VNode[] = [];
   let spaceBefore = 0;
   let spaceAfter = 0;
-  let anchors: Anchor[] = [];
+  let waiting: BoxItem[] = [];
   let first = true;
   for (const block of blocks) {
     throwIfAborted(context.signal);
-    if (block.kind === 'anchor') {
-      anchors.push(block);
+    const laid = layoutBlock(block, frame, context);
+    const leading = first;
+    if (block.kind !== 'anchor') first = false;
+    if (holdsOnlyDestinations(laid.nodes)) {
+      waiting.push(...laid.nodes.flatMap((node) => (node.kind === 'box' ? node.items : [])));
       continue;
     }
-    const laid = layoutBlock(block, frame, context);
+    if (laid.nodes.length === 0) continue;
     const top = firstBoxOf(laid.nodes);
     if (top) {
-      top.items.unshift(...anchors.map((anchor) => destination(anchor.name, frame.x)));
-      anchors = [];
+      top.items.unshift(...waiting);
+      waiting = [];
     }
-    if (laid.nodes.length > 0) {
-      if (nodes.length === 0) spaceBefore = first ? laid.spaceBefore : 0;
-      else nodes.push(gap(Math.max(spaceAfter, laid.spaceBefore)));
-      nodes.push(...laid.nodes);
-      spaceAfter = laid.spaceAfter;
-    }
-    first = false;
+    if (nodes.length === 0) spaceBefore = leading ? laid.spaceBefore : 0;
+    else nodes.push(gap(Math.max(spaceAfter, laid.spaceBefore)));
+    nodes.push(...laid.nodes);
+    spaceAfter = laid.spaceAfter;
   }
-  if (anchors.length > 0) nodes.push(anchorBox(anchors, frame));
+  // Kept with what comes before: no page breaks between two boxes.
+  if (waiting.length > 0) nodes.push(box(0, waiting, frame.containers));
   return { nodes, spaceBefore, spaceAfter };
 }
 
-/** Anchors with no content after them: a box of no height, kept with what comes before, that holds their destinations. */
-function anchorBox(anchors: readonly Anchor[], frame: BlockFrame): VBox {
-  return box(0, anchors.map((anchor) => destination(anchor.name, frame.x)), frame.containers);
+/** Nodes that show nothing and only name places (anchors, a quote of nothing but an anchor). */
+export function holdsOnlyDestinations(nodes: readonly VNode[]): boolean {
+  return nodes.length > 0 && nodes.every((node) => node.kind === 'box' && node.height === 0 && node.items.every((item) => item.kind === 'dest'));
 }
 
 /** The first box of laid-out nodes, looking inside floats and turned pages. */
