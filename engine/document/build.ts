@@ -6,6 +6,7 @@ import type { ParsedSource } from '../parse/markdown.js';
 import type { ResourceLoader } from '../resources/loader.js';
 import { ResourceTracker } from '../resources/tracker.js';
 import { FootnoteNumbering, LinkResolver, type BuildContext } from './context.js';
+import { anchorsIn, shows } from './anchors.js';
 import { buildInlines } from './inlines.js';
 import { codeBlock, displayMath } from './code-blocks.js';
 import { decodeImage } from '../content/images/decode.js';
@@ -41,10 +42,11 @@ export async function buildDocument(source: ParsedSource, settings: BuildSetting
 
   const slugger = new GithubSlugger();
   const headingIds = new Map<Heading, string>();
-  forEachHeading(tree.children, (heading) => headingIds.set(heading, slugger.slug(toString(heading))));
+  forEachHeading(tree.children, (heading) => headingIds.set(heading, slugger.slug(headingText(heading))));
   const firstH1 = firstH1Of(tree.children);
   const title = settings.metadata.title ?? frontMatter.title ?? (firstH1 && (await readableText(firstH1, { features: settings.features })));
-  const anchors = new Set<string>(headingIds.values());
+  const headings = new Set<string>(headingIds.values());
+  const targets = { headings, html: await htmlTargets(tree.children, headings) };
 
   const decodedPixels = new DecodedPixelBudget(settings.bounds.maxDecodedPixels);
   const resources = new ResourceTracker({
@@ -60,7 +62,7 @@ export async function buildDocument(source: ParsedSource, settings: BuildSetting
     features: settings.features,
     definitions,
     footnotes,
-    links: new LinkResolver(anchors, warn),
+    links: new LinkResolver(targets, warn),
     resources,
     contentOptions: { theme: frontMatter.theme ?? settings.features.theme, signal: settings.signal },
     warn,
@@ -71,10 +73,13 @@ export async function buildDocument(source: ParsedSource, settings: BuildSetting
   // With a title in the front matter the first H1 is an ordinary heading, not the title — unless
   // it only repeats the title, which is then printed once, in the title block, under its anchor.
   if (frontMatter.title !== undefined) {
-    const leading = blocks[0];
+    const at = leadingIndex(blocks);
+    const leading = blocks[at];
     const repeated = leading?.kind === 'heading' && leading.level === 1 && sameText(leading.text, frontMatter.title) ? leading : null;
-    if (repeated) blocks.shift();
-    blocks.unshift({ kind: 'title', title: frontMatter.title, subtitle: frontMatter.subtitle ?? null, authors: frontMatter.authors ?? [], date: frontMatter.date ?? null, id: repeated?.id ?? null });
+    const title: Block = { kind: 'title', title: frontMatter.title, subtitle: frontMatter.subtitle ?? null, authors: frontMatter.authors ?? [], date: frontMatter.date ?? null, id: repeated?.id ?? null };
+    // Anchors over or in the repeated H1 land on the title block.
+    if (repeated) blocks.splice(at, 1, ...anchorsIn(repeated.content), title);
+    else blocks.unshift(title);
   }
   if (frontMatter.toc) insertToc(blocks, frontMatter.tocDepth ?? DEFAULT_TOC_DEPTH);
 
@@ -123,60 +128,63 @@ class BlockBuilder {
         i += length - 1;
         continue;
       }
-      const block = await this.block(node);
-      if (block) out.push(block);
+      pushAll(out, await this.block(node));
     }
     return out;
   }
 
-  private async block(node: RootContent | BlockContent | DefinitionContent): Promise<Block | null> {
+  private async block(node: RootContent | BlockContent | DefinitionContent): Promise<Block[]> {
     switch (node.type) {
       case 'paragraph':
         return this.paragraph(node);
       case 'heading': {
         const content = await buildInlines(node.children, this.context);
-        return { kind: 'heading', level: node.depth as HeadingLevel, content, id: this.headingIds.get(node)!, text: await readableText(node, this.context) };
+        return [{ kind: 'heading', level: node.depth as HeadingLevel, content, id: this.headingIds.get(node)!, text: await readableText(node, this.context) }];
       }
       case 'thematicBreak':
-        return { kind: 'rule' };
+        return [{ kind: 'rule' }];
       case 'blockquote':
-        return { kind: 'quote', children: await this.blocks(node.children), alert: node.data?.alert ?? null };
+        return [{ kind: 'quote', children: await this.blocks(node.children), alert: node.data?.alert ?? null }];
       case 'list': {
         const items = [];
         for (const item of node.children) {
           items.push({ checked: item.checked ?? null, children: await this.blocks(item.children) });
         }
-        return { kind: 'list', ordered: node.ordered ?? false, start: node.start ?? 1, tight: !node.spread && node.children.every((item) => !item.spread), items };
+        return [{ kind: 'list', ordered: node.ordered ?? false, start: node.start ?? 1, tight: !node.spread && node.children.every((item) => !item.spread), items }];
       }
       case 'code':
-        return codeBlock(node.value, node.lang ?? null, this.context.features, this.context.contentOptions);
+        return [await codeBlock(node.value, node.lang ?? null, this.context.features, this.context.contentOptions)];
       case 'math':
-        return this.context.features.math
-          ? displayMath(node.value, this.context.contentOptions)
-          : { kind: 'code', text: node.value, language: 'math', lines: null, note: null };
+        return [this.context.features.math
+          ? await displayMath(node.value, this.context.contentOptions)
+          : { kind: 'code', text: node.value, language: 'math', lines: null, note: null }];
       case 'table':
-        return this.table(node);
+        return [await this.table(node)];
       case 'definition':
       case 'footnoteDefinition':
       case 'yaml':
-        return null;
+        return [];
       default:
         this.context.warn(`unsupported block ${node.type} left out`);
-        return null;
+        return [];
     }
   }
 
-  /** A paragraph holding one image and nothing else becomes a figure, as on GitHub. */
-  private async paragraph(node: Paragraph): Promise<Block | null> {
+  /**
+   * A paragraph holding one image and nothing else becomes a figure, as on GitHub. Anchors in a
+   * figure, or in a paragraph of nothing else (`<a name="…"></a>` over a heading), land on what follows.
+   */
+  private async paragraph(node: Paragraph): Promise<Block[]> {
     const content = await buildInlines(node.children, this.context);
-    const meaningful = content.filter((inline) => !(inline.kind === 'text' && inline.text.trim() === ''));
+    const anchors = anchorsIn(content);
+    if (anchors.length === content.length) return anchors;
+    const meaningful = content.filter(shows);
     const only = meaningful.length === 1 ? meaningful[0] : undefined;
     if (only?.kind === 'image') {
       const caption = imageTitle(node);
-      return { kind: 'figure', image: only.image, alt: only.alt, caption, link: only.link };
+      return [...anchors, { kind: 'figure', image: only.image, alt: only.alt, caption, link: only.link }];
     }
-    if (content.length === 0) return null;
-    return { kind: 'paragraph', content };
+    return [{ kind: 'paragraph', content }];
   }
 
   private async table(node: Table): Promise<Block> {
@@ -190,6 +198,22 @@ class BlockBuilder {
     const [head = [], ...body] = rows;
     return { kind: 'table', align, head, rows: body };
   }
+}
+
+/**
+ * The names of the HTML's anchors (ids, `<a name>`), read before the document is built so that a
+ * link before its target resolves; a name a heading has stays the heading's.
+ */
+async function htmlTargets(nodes: readonly Nodes[], headings: ReadonlySet<string>): Promise<Set<string>> {
+  const html: string[] = [];
+  forEachNode(nodes, (node) => {
+    if (node.type === 'html') html.push(node.value);
+  });
+  const names = new Set<string>();
+  if (html.length === 0) return names;
+  const { htmlTargetNames } = await import('../content/html/anchors.js');
+  for (const value of html) for (const name of htmlTargetNames(value)) if (!headings.has(name)) names.add(name);
+  return names;
 }
 
 /** A node's HTML (there is some only when `html_blocks` is on), or null for Markdown. */
@@ -244,8 +268,13 @@ function firstH1Of(nodes: readonly RootContent[]): Heading | undefined {
 
 /** A heading's text as bookmarks, the contents and the title show it: shortcodes become emoji. */
 async function readableText(heading: Heading, context: { features: Features }): Promise<string> {
-  const text = toString(heading);
+  const text = headingText(heading);
   return context.features.emoji ? replaceShortcodes(text) : text;
+}
+
+/** A heading's text as a reader sees it: without the tags of its HTML (`<a name="…"></a>`), as GitHub slugs it. */
+function headingText(heading: Heading): string {
+  return toString(heading, { includeHtml: false });
 }
 
 
@@ -262,7 +291,8 @@ const DEFAULT_TOC_DEPTH = 3;
  * a leading H1 (which the contents then leave out), else at the very top.
  */
 function insertToc(blocks: Block[], depth: number): void {
-  const leading = blocks[0];
+  const at = leadingIndex(blocks);
+  const leading = blocks[at];
   const title = leading?.kind === 'title' || (leading?.kind === 'heading' && leading.level === 1) ? leading : null;
   const entries: TocEntry[] = [];
   const visit = (list: Block[]) => {
@@ -273,5 +303,10 @@ function insertToc(blocks: Block[], depth: number): void {
     }
   };
   visit(blocks);
-  blocks.splice(title ? 1 : 0, 0, { kind: 'toc', entries });
+  blocks.splice(title ? at + 1 : 0, 0, { kind: 'toc', entries });
+}
+
+/** Where the first block that shows something is (anchors before it only name its place); -1 for none. */
+function leadingIndex(blocks: readonly Block[]): number {
+  return blocks.findIndex((block) => block.kind !== 'anchor');
 }

@@ -17,18 +17,40 @@ export interface BuildContext {
 
 const LINK_SCHEMES = /^(https?|mailto|tel|ftp):/i;
 
+/**
+ * The names a `#fragment` link may land on: headings' slugs (matched whatever the link's case, as
+ * before) and the ids and `<a name>`s written in HTML (matched exactly, as HTML does). A name a
+ * heading has stays the heading's.
+ */
+export interface LinkTargets {
+  headings: ReadonlySet<string>;
+  html: ReadonlySet<string>;
+}
+
 /** Turns a Markdown URL into a link target, or null when a PDF cannot follow it. */
 export class LinkResolver {
-  constructor(private readonly anchors: ReadonlySet<string>, private readonly warn: (message: string) => void) {}
+  constructor(private readonly targets: LinkTargets, private readonly warn: (message: string) => void) {}
 
   resolve(url: string, description: string): Link | null {
     if (url.startsWith('#')) {
-      const anchor = safeDecode(url.slice(1)).toLowerCase();
-      if (this.anchors.has(anchor)) return { target: { kind: 'internal', dest: anchor }, description };
-      this.warn(`link to #${anchor} has no matching heading`);
-      return null;
+      const dest = this.destination(safeDecode(url.slice(1)));
+      return dest === null ? null : { target: { kind: 'internal', dest }, description };
     }
     if (LINK_SCHEMES.test(url)) return { target: { kind: 'uri', uri: url }, description };
+    return null;
+  }
+
+  /** Whether an HTML anchor of this name becomes a destination (a heading of that name keeps it). */
+  isHtmlTarget(name: string): boolean {
+    return this.targets.html.has(name);
+  }
+
+  private destination(name: string): string | null {
+    const { headings, html } = this.targets;
+    if (html.has(name) || headings.has(name)) return name;
+    const slug = name.toLowerCase();
+    if (headings.has(slug)) return slug;
+    this.warn(`link to #${name} has no matching heading or anchor`);
     return null;
   }
 }

@@ -75,7 +75,15 @@ export type Inline =
   | { kind: 'break' }
   | { kind: 'footnote-ref'; number: number; dest: string }
   | { kind: 'image'; image: ImageResource; alt: string; link: Link | null }
-  | { kind: 'drawing'; drawing: Drawing; role: DrawingRole; alt: string; link: Link | null };
+  | { kind: 'drawing'; drawing: Drawing; role: DrawingRole; alt: string; link: Link | null }
+  /** A link target written in HTML (`<a name>`, an element's `id`): a destination where it stands. */
+  | Anchor;
+
+/** A named place a `#name` link lands on, written in HTML; between blocks it lands on the content that follows. */
+export interface Anchor {
+  kind: 'anchor';
+  name: string;
+}
 
 /**
  * How a drawing is read: a Figure or a Formula with its alternative text, or text drawn as a
@@ -100,7 +108,8 @@ export type Block =
   /** The front matter's title block, at the top of the first page; `id` is its anchor when it took a leading H1's. */
   | { kind: 'title'; title: string; subtitle: string | null; authors: string[]; date: string | null; id: string | null }
   /** A formula, diagram or barcode on its own line; `appendix` repeats it on a page of its own. */
-  | { kind: 'drawing'; drawing: Drawing; role: 'Figure' | 'Formula'; alt: string; caption: string | null; appendix: boolean };
+  | { kind: 'drawing'; drawing: Drawing; role: 'Figure' | 'Formula'; alt: string; caption: string | null; appendix: boolean }
+  | Anchor;
 
 export type HighlightedLine = Array<{ text: string; color: Color | null; bold?: boolean; italic?: boolean }>;
 

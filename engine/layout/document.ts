@@ -76,17 +76,33 @@ function footnoteHeights(definitions: readonly FootnoteDefinition[], frame: Bloc
   };
 }
 
-/** Fills in page numbers now that pages are known: the TOC's references and the footers. */
+/**
+ * Fills in page numbers now that pages are known: the TOC's references and the footers. A name
+ * given twice (an id written twice in HTML) lands where it is first, as in a browser; a link to a
+ * name no page holds is left out.
+ */
 function finishPages(cut: CutPage[], context: LayoutContext): Page[] {
   const pageOfDest = new Map<string, number>();
+  const firstDests = new Set<FrameItem>();
   cut.forEach((page, index) => {
-    for (const item of page.items) if (item.kind === 'dest' && !pageOfDest.has(item.name)) pageOfDest.set(item.name, index + 1);
+    for (const item of page.items) {
+      if (item.kind !== 'dest' || pageOfDest.has(item.name)) continue;
+      pageOfDest.set(item.name, index + 1);
+      firstDests.add(item);
+    }
   });
   const { palette } = context;
   const footerLook = { ...bodyLook(palette), size: METRICS.footerSize, color: palette.muted };
+  const lost = new Set<string>();
   return cut.map((page, index) => {
     const items: FrameItem[] = [];
     for (const item of page.items) {
+      if (item.kind === 'dest' && !firstDests.has(item)) continue;
+      if (item.kind === 'link' && item.target.kind === 'internal' && !pageOfDest.has(item.target.dest)) {
+        if (!lost.has(item.target.dest)) context.warn(`link to #${item.target.dest} left out: its target is not shown`);
+        lost.add(item.target.dest);
+        continue;
+      }
       if (item.kind !== 'page-ref') {
         items.push(item);
         continue;

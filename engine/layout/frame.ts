@@ -107,6 +107,11 @@ export interface OutlineEntry {
   level: number;
 }
 
+/** A named destination at the top of a box, for links to land on. */
+export function destination(name: string, x: number): FrameItem & { kind: 'dest' } {
+  return { kind: 'dest', name, x, y: 0 };
+}
+
 /** Moves an item by (dx, dy). */
 export function translateItem(item: FrameItem, dx: number, dy: number): FrameItem {
   switch (item.kind) {

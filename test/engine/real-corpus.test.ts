@@ -45,7 +45,7 @@ describe(`real documents (${DOCUMENTS.length})`, () => {
       assert.deepEqual(lost, [], 'words of the source missing from the PDF text');
 
       const anchors = sourceAnchors(markdown);
-      const unresolved = warnings.flatMap((warning) => /^link to #(.+) has no matching heading$/.exec(warning)?.slice(1) ?? []).filter((anchor) => anchors.has(anchor));
+      const unresolved = warnings.flatMap((warning) => /^link to #(.+) has no matching heading or anchor$/.exec(warning)?.slice(1) ?? []).filter((anchor) => anchors.has(anchor));
       assert.deepEqual(unresolved, [], 'links whose targets the source defines');
 
       const boxed = (await boxedCharacters(pdf)).filter(({ text }) => [...text].some(someFontHas));

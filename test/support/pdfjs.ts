@@ -73,3 +73,25 @@ export async function pageTextFonts(bytes: Uint8Array, page: number): Promise<Ar
   await pdf.destroy();
   return items;
 }
+
+/** Where a named destination lands: its page (1-based) and the top of the view, in points from the page's foot. */
+export async function destinationPlace(bytes: Uint8Array, name: string): Promise<{ page: number; top: number } | null> {
+  const pdf = await openPdf(bytes);
+  const dest = await pdf.getDestination(name);
+  const place = dest ? { page: (await pdf.getPageIndex(dest[0])) + 1, top: dest[3] as number } : null;
+  await pdf.destroy();
+  return place;
+}
+
+/** Where a text item holding `text` is first drawn: its page and baseline, in points from the page's foot. */
+export async function textPlace(bytes: Uint8Array, text: string): Promise<{ page: number; baseline: number } | null> {
+  const pdf = await openPdf(bytes);
+  let place: { page: number; baseline: number } | null = null;
+  for (let page = 1; page <= pdf.numPages && !place; page++) {
+    const content = await (await pdf.getPage(page)).getTextContent();
+    const item = content.items.find((entry) => 'str' in entry && entry.str.includes(text));
+    if (item && 'str' in item) place = { page, baseline: item.transform[5] as number };
+  }
+  await pdf.destroy();
+  return place;
+}

@@ -54,7 +54,7 @@ export function words(text: string): Set<string> {
 
 /**
  * Every anchor the document defines: its headings' GitHub slugs (from markdown-it's reading of
- * them) and the `id` and `name` attributes of its HTML.
+ * their text, without the tags of their HTML) and the `id` and `name` attributes of its HTML.
  */
 export function sourceAnchors(markdown: string): Set<string> {
   const md = new MarkdownIt({ html: true });
@@ -62,7 +62,7 @@ export function sourceAnchors(markdown: string): Set<string> {
   const slugger = new GithubSlugger();
   const tokens = md.parse(markdown.replace(/^---\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)\r?\n/, ''), {});
   tokens.forEach((token, index) => {
-    if (token.type === 'heading_open') anchors.add(slugger.slug(tokens[index + 1]!.children!.map((child) => child.content).join('')));
+    if (token.type === 'heading_open') anchors.add(slugger.slug(tokens[index + 1]!.children!.filter((child) => child.type !== 'html_inline').map((child) => child.content).join('')));
   });
   for (const element of DomUtils.findAll(() => true, parseDocument(md.render(markdown)).children)) {
     for (const name of ['id', 'name']) if (element.attribs[name]) anchors.add(element.attribs[name]!);

@@ -8,6 +8,8 @@ import { htmlInlines } from './inlines.js';
 import { lookOf, type Look } from './look.js';
 import { pushAll } from '../../push-all.js';
 import { PLACEHOLDER } from './region.js';
+import { anchorsOf, anchorsWithin } from './anchors.js';
+import { anchorsIn, shows } from '../../document/anchors.js';
 
 /** HTML block content → Quire blocks; runs of inline content between blocks become paragraphs. */
 export async function htmlBlocks(nodes: readonly ChildNode[], look: Look, env: HtmlEnv): Promise<Block[]> {
@@ -15,8 +17,7 @@ export async function htmlBlocks(nodes: readonly ChildNode[], look: Look, env: H
   let run: ChildNode[] = [];
   const flush = async () => {
     if (run.length === 0) return;
-    const paragraph = await paragraphOf(run, look, env);
-    if (paragraph) out.push(paragraph);
+    pushAll(out, await paragraphOf(run, look, env));
     run = [];
   };
   for (const node of nodes) {
@@ -34,16 +35,21 @@ export async function htmlBlocks(nodes: readonly ChildNode[], look: Look, env: H
   return out;
 }
 
+/** A block element, after anchors for its id; one not shown leaves only the anchors in it, where it would have been. */
 async function blockElement(element: Element, parent: Look, env: HtmlEnv): Promise<Block[]> {
-  if (IGNORED.has(element.name)) return [];
+  if (IGNORED.has(element.name)) return anchorsWithin([element], env);
   const look = lookOf(element, parent, env.sheets);
-  if (look.hidden) return [];
+  if (look.hidden) return anchorsWithin([element], env);
+  return [...anchorsOf(element, env), ...(await blockContent(element, look, env))];
+}
+
+async function blockContent(element: Element, look: Look, env: HtmlEnv): Promise<Block[]> {
   const name = element.name;
   const heading = /^h([1-6])$/.exec(name);
   if (heading) {
     const content = await htmlInlines(element.children, look, null, env);
     const text = textContent(element).replace(/\s+/g, ' ').trim();
-    if (!text && content.length === 0) return [];
+    if (!text && !content.some(shows)) return anchorsIn(content);
     return [{ kind: 'heading', level: Number(heading[1]) as HeadingLevel, content, id: env.headingId(), text, align: look.align }];
   }
   switch (name) {
@@ -54,7 +60,7 @@ async function blockElement(element: Element, parent: Look, env: HtmlEnv): Promi
       if (DomUtils.getElementsByTagName(PLACEHOLDER, element.children, true).length > 0) return htmlBlocks(element.children, { ...look, marks: { ...look.marks, code: true } }, env);
       const code = element.children.find((child): child is Element => child.type === 'tag' && child.name === 'code');
       const language = /(?:^|\s)(?:language|lang)-([\w+#-]+)/.exec(`${code?.attribs.class ?? ''} ${element.attribs.class ?? ''}`)?.[1] ?? element.attribs.lang ?? null;
-      return [await codeBlock(textContent(element).replace(/^\n/, '').replace(/\n$/, ''), language, env.context.features, env.context.contentOptions)];
+      return [...anchorsWithin(element.children, env), await codeBlock(textContent(element).replace(/^\n/, '').replace(/\n$/, ''), language, env.context.features, env.context.contentOptions)];
     }
     case 'blockquote':
       return [{ kind: 'quote', children: await htmlBlocks(element.children, look, env), alert: null }];
@@ -68,14 +74,17 @@ async function blockElement(element: Element, parent: Look, env: HtmlEnv): Promi
   }
 }
 
-/** Inline content as a paragraph; a centred lone image (a README's logo) as a figure. */
-async function paragraphOf(nodes: readonly ChildNode[], look: Look, env: HtmlEnv): Promise<Block | null> {
+/**
+ * Inline content as a paragraph; a centred lone image (a README's logo) as a figure. Anchors in
+ * content that shows nothing else, or in a figure, land on what follows.
+ */
+async function paragraphOf(nodes: readonly ChildNode[], look: Look, env: HtmlEnv): Promise<Block[]> {
   const content = trimBreaks(await htmlInlines(nodes, look, null, env));
-  const meaningful = content.filter((inline) => !(inline.kind === 'text' && inline.text.trim() === ''));
-  if (meaningful.length === 0) return null;
+  const meaningful = content.filter(shows);
+  if (meaningful.length === 0) return anchorsIn(content);
   const only = meaningful.length === 1 ? meaningful[0] : undefined;
-  if (only?.kind === 'image' && look.align === 'center') return { kind: 'figure', image: only.image, alt: only.alt, caption: null, link: only.link };
-  return { kind: 'paragraph', content, align: look.align };
+  if (only?.kind === 'image' && look.align === 'center') return [...anchorsIn(content), { kind: 'figure', image: only.image, alt: only.alt, caption: null, link: only.link }];
+  return [{ kind: 'paragraph', content, align: look.align }];
 }
 
 async function list(element: Element, look: Look, env: HtmlEnv): Promise<Block> {
@@ -83,7 +92,7 @@ async function list(element: Element, look: Look, env: HtmlEnv): Promise<Block> 
   for (const child of element.children) {
     if (child.type !== 'tag' || child.name !== 'li') continue;
     const itemLook = lookOf(child, look, env.sheets);
-    if (!itemLook.hidden) items.push({ checked: null, children: await htmlBlocks(child.children, itemLook, env) });
+    if (!itemLook.hidden) items.push({ checked: null, children: [...anchorsOf(child, env), ...(await htmlBlocks(child.children, itemLook, env))] });
   }
   const start = Number.parseInt(element.attribs.start ?? '1', 10);
   return { kind: 'list', ordered: element.name === 'ol', start: Number.isFinite(start) ? start : 1, tight: true, items };
@@ -96,30 +105,36 @@ async function list(element: Element, look: Look, env: HtmlEnv): Promise<Block> 
 async function table(element: Element, look: Look, env: HtmlEnv): Promise<Block[]> {
   const rows: Array<{ cells: Element[]; head: boolean }> = [];
   const strays: Element[] = [];
+  // Anchors on rows and sections land on the table's top.
+  const anchors: Block[] = [];
   const collect = (parent: Element, head: boolean) => {
     for (const child of parent.children) {
       if (child.type !== 'tag') continue;
       if (child.name === PLACEHOLDER) strays.push(child);
       else if (child.name === 'tr') {
+        pushAll(anchors, anchorsOf(child, env));
         rows.push({ cells: child.children.filter((cell): cell is Element => cell.type === 'tag' && (cell.name === 'td' || cell.name === 'th')), head });
         strays.push(...child.children.filter((cell): cell is Element => cell.type === 'tag' && cell.name === PLACEHOLDER));
-      } else if (child.name === 'thead' || child.name === 'tbody' || child.name === 'tfoot') collect(child, child.name === 'thead');
+      } else if (child.name === 'thead' || child.name === 'tbody' || child.name === 'tfoot') {
+        pushAll(anchors, anchorsOf(child, env));
+        collect(child, child.name === 'thead');
+      }
     }
   };
   collect(element, false);
   const before = await htmlBlocks(strays, look, env);
-  if (rows.length === 0) return before;
+  if (rows.length === 0) return [...before, ...anchors];
   const first = rows[0];
   const hasHead = first !== undefined && (first.head || (first.cells.length > 0 && first.cells.every((cell) => cell.name === 'th')));
   const built: Inline[][][] = [];
   for (const row of rows) {
     const cells: Inline[][] = [];
-    for (const cell of row.cells) cells.push(trimBreaks(await htmlInlines(cell.children, lookOf(cell, look, env.sheets), null, env)));
+    for (const cell of row.cells) cells.push([...anchorsOf(cell, env), ...trimBreaks(await htmlInlines(cell.children, lookOf(cell, look, env.sheets), null, env))]);
     built.push(cells);
   }
   const align: Align[] = (first?.cells ?? []).map((cell) => lookOf(cell, { ...look, align: null }, env.sheets).align);
   const block: Block = hasHead ? { kind: 'table', align, head: built[0]!, rows: built.slice(1) } : { kind: 'table', align, head: [], rows: built };
-  return [...before, block];
+  return [...before, ...anchors, block];
 }
 
 /** Blocks run into one line of inlines, a break between each. */
@@ -136,6 +151,7 @@ export function inlinesOfBlocks(blocks: readonly Block[]): Inline[] {
     else if (block.kind === 'figure') add([{ kind: 'image', image: block.image, alt: block.alt, link: block.link }]);
     else if (block.kind === 'quote') add(inlinesOfBlocks(block.children));
     else if (block.kind === 'list') for (const item of block.items) add(inlinesOfBlocks(item.children));
+    else if (block.kind === 'anchor') out.push(block);
   }
   return out;
 }
@@ -146,10 +162,10 @@ function aligned(blocks: Block[], align: Align): Block[] {
   return blocks.map((block) => (block.kind === 'paragraph' || block.kind === 'heading') && !block.align ? { ...block, align } : block);
 }
 
+/** Drops line breaks before the first and after the last content (anchors stay). */
 function trimBreaks(inlines: Inline[]): Inline[] {
-  let start = 0;
-  let end = inlines.length;
-  while (start < end && inlines[start]!.kind === 'break') start++;
-  while (end > start && inlines[end - 1]!.kind === 'break') end--;
-  return inlines.slice(start, end);
+  const isContent = (inline: Inline) => inline.kind !== 'break' && inline.kind !== 'anchor';
+  const first = inlines.findIndex(isContent);
+  const last = inlines.findLastIndex(isContent);
+  return inlines.filter((inline, index) => inline.kind !== 'break' || (index > first && index < last));
 }

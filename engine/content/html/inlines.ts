@@ -6,6 +6,7 @@ import { lookOf, type Look } from './look.js';
 import { PLACEHOLDER } from './region.js';
 import { IGNORED, isBlockElement, textContent } from './elements.js';
 import { pushAll } from '../../push-all.js';
+import { anchorsOf, anchorsWithin } from './anchors.js';
 
 interface InlineState {
   look: Look;
@@ -34,14 +35,24 @@ function appendText(text: string, state: InlineState, out: Inline[]): void {
   out.push({ kind: 'text', text, marks, link: state.link, code: state.code, ...(color ? { color } : {}) });
 }
 
+/** An element's content, after anchors for its id; one not shown leaves only the anchors in it. */
 async function appendElement(element: Element, state: InlineState, env: HtmlEnv, out: Inline[]): Promise<void> {
-  if (IGNORED.has(element.name)) return;
+  if (IGNORED.has(element.name)) {
+    pushAll(out, anchorsWithin([element], env));
+    return;
+  }
   if (element.name === PLACEHOLDER) {
     pushAll(out, await env.markdownInlines(Number(element.attribs['data-index']), state.look.marks, state.link));
     return;
   }
   const look = lookOf(element, state.look, env.sheets);
-  if (look.hidden) return;
+  if (look.hidden) {
+    pushAll(out, anchorsWithin([element], env));
+    return;
+  }
+  const block = isBlockElement(element.name);
+  if (block) breakLine(out);
+  pushAll(out, anchorsOf(element, env));
   switch (element.name) {
     case 'br':
       out.push({ kind: 'break' });
@@ -58,8 +69,6 @@ async function appendElement(element: Element, state: InlineState, env: HtmlEnv,
     }
   }
   const code = look.marks.code && !state.look.marks.code ? {} : state.code;
-  const block = isBlockElement(element.name);
-  if (block) breakLine(out);
   await appendNodes(element.children, { look, link: state.link, code }, env, out);
   if (block) breakLine(out);
 }

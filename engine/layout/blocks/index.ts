@@ -1,6 +1,7 @@
 import type { Block } from '../../document/types.js';
 import { throwIfAborted } from '../../errors.js';
-import { gap, type BlockNodes, type VNode } from '../vertical.js';
+import { box, gap, type BlockNodes, type BoxItem, type VBox, type VNode } from '../vertical.js';
+import { destination } from '../frame.js';
 import type { BlockFrame, LayoutContext } from './context.js';
 import { layoutCode } from './code.js';
 import { layoutFigure } from './figure.js';
@@ -39,25 +40,58 @@ export function layoutBlock(block: Block, frame: BlockFrame, context: LayoutCont
       return layoutTitle(block, frame, context);
     case 'drawing':
       return layoutDrawingBlock(block, frame, context);
+    case 'anchor':
+      return { nodes: [box(0, [destination(block.name, frame.x)], frame.containers)], spaceBefore: 0, spaceAfter: 0 };
   }
 }
 
 /**
  * A sequence of blocks, separated by the larger of the space after one and the space before
- * the next (as CSS collapses margins).
+ * the next (as CSS collapses margins). Anchors, and blocks that hold nothing else, take no
+ * space: their destinations go to the top of the next block's first box, or after the last one.
  */
 export function layoutBlocks(blocks: readonly Block[], frame: BlockFrame, context: LayoutContext): BlockNodes {
   const nodes: VNode[] = [];
   let spaceBefore = 0;
   let spaceAfter = 0;
-  blocks.forEach((block, index) => {
+  let waiting: BoxItem[] = [];
+  let first = true;
+  for (const block of blocks) {
     throwIfAborted(context.signal);
     const laid = layoutBlock(block, frame, context);
-    if (laid.nodes.length === 0) return;
-    if (nodes.length === 0) spaceBefore = index === 0 ? laid.spaceBefore : 0;
+    const leading = first;
+    if (block.kind !== 'anchor') first = false;
+    if (holdsOnlyDestinations(laid.nodes)) {
+      waiting.push(...laid.nodes.flatMap((node) => (node.kind === 'box' ? node.items : [])));
+      continue;
+    }
+    if (laid.nodes.length === 0) continue;
+    const top = firstBoxOf(laid.nodes);
+    if (top) {
+      top.items.unshift(...waiting);
+      waiting = [];
+    }
+    if (nodes.length === 0) spaceBefore = leading ? laid.spaceBefore : 0;
     else nodes.push(gap(Math.max(spaceAfter, laid.spaceBefore)));
     nodes.push(...laid.nodes);
     spaceAfter = laid.spaceAfter;
-  });
+  }
+  // Kept with what comes before: no page breaks between two boxes.
+  if (waiting.length > 0) nodes.push(box(0, waiting, frame.containers));
   return { nodes, spaceBefore, spaceAfter };
+}
+
+/** Nodes that show nothing and only name places (anchors, a quote of nothing but an anchor). */
+export function holdsOnlyDestinations(nodes: readonly VNode[]): boolean {
+  return nodes.length > 0 && nodes.every((node) => node.kind === 'box' && node.height === 0 && node.items.every((item) => item.kind === 'dest'));
+}
+
+/** The first box of laid-out nodes, looking inside floats and turned pages. */
+function firstBoxOf(nodes: readonly VNode[]): VBox | undefined {
+  for (const node of nodes) {
+    if (node.kind === 'box') return node;
+    const inner = node.kind === 'float' ? node.boxes[0] : node.kind === 'landscape' ? firstBoxOf(node.nodes) : undefined;
+    if (inner) return inner;
+  }
+  return undefined;
 }

@@ -4,7 +4,7 @@ import type { StructId } from '../structure.js';
 import { METRICS } from '../theme.js';
 import { box, firstBox, glue, type BlockNodes, type VNode } from '../vertical.js';
 import { indented, type BlockFrame, type LayoutContext } from './context.js';
-import { layoutBlocks } from './index.js';
+import { holdsOnlyDestinations, layoutBlocks } from './index.js';
 import { labelItems } from './label.js';
 
 /** Bullets change shape with depth, as on GitHub: disc, circle, square. */
@@ -35,7 +35,10 @@ function layoutItem(item: ListItem, label: Label, indent: number, frame: BlockFr
   const labelTag = context.tagger.add('Lbl', itemTag, drawn ? { actualText: labelText(item.checked) } : {});
   const bodyTag = context.tagger.add('LBody', itemTag);
   const body = layoutBlocks(item.children, indented(frame, indent, { tag: bodyTag }), context);
-  const nodes = body.nodes.length > 0 ? body.nodes : [box(context.body.leading, [], frame.containers, context.body.leading * 0.75)];
+  // An empty item, or one of nothing but anchors, still takes a line for its label.
+  const empty = body.nodes.length === 0 || holdsOnlyDestinations(body.nodes);
+  const held = empty ? body.nodes.flatMap((node) => (node.kind === 'box' ? node.items : [])) : [];
+  const nodes = empty ? [box(context.body.leading, held, frame.containers, context.body.leading * 0.75)] : body.nodes;
   const first = firstBox(nodes)!;
   const right = frame.x + indent - METRICS.listLabelGap;
   let items: FrameItem[];

@@ -15,6 +15,13 @@ export interface Span {
 export interface FlatText {
   text: string;
   spans: Span[];
+  /** Link targets by the offset in `text` where they stand. */
+  anchors: FlatAnchor[];
+}
+
+export interface FlatAnchor {
+  offset: number;
+  name: string;
 }
 
 export const OBJECT_CHAR = '\ufffc';
@@ -27,6 +34,7 @@ export const FORCED_BREAK = '\u2028';
  */
 export function flattenInlines(inlines: readonly Inline[], base: BaseStyle, palette: Palette, tagger: Tagger, tag: StructId | null, preserveSpaces: boolean): FlatText {
   const spans: Span[] = [];
+  const anchors: FlatAnchor[] = [];
   let text = '';
   const linkTags = new Map<Link, StructId | null>();
   const codeTags = new Map<object, StructId | null>();
@@ -81,9 +89,12 @@ export function flattenInlines(inlines: readonly Inline[], base: BaseStyle, pale
         push(OBJECT_CHAR, styleFor(NO_MARKS, base, palette, { ...tags, tag: element }), { kind: 'drawing', drawing: inline.drawing, role, alt: inline.alt });
         break;
       }
+      case 'anchor':
+        anchors.push({ offset: text.length, name: inline.name });
+        break;
     }
   }
-  return preserveSpaces ? { text, spans } : trimEnd({ text, spans });
+  return preserveSpaces ? { text, spans, anchors } : trimEnd({ text, spans, anchors });
 }
 
 /** White space a text may need collapsed: anything but single spaces (most texts have none). */
@@ -99,5 +110,5 @@ function trimEnd(flat: FlatText): FlatText {
   const spans = flat.spans
     .map((span) => ({ ...span, end: Math.min(span.end, trimmed.length) }))
     .filter((span) => span.end > span.start);
-  return { text: trimmed, spans };
+  return { text: trimmed, spans, anchors: flat.anchors };
 }

@@ -1,12 +1,12 @@
 import type { Inline } from '../../document/types.js';
 import type { FontLibrary } from '../../text/font-library.js';
 import type { Hyphenator } from '../../text/hyphenation.js';
-import type { FrameItem } from '../frame.js';
+import { destination, type FrameItem } from '../frame.js';
 import { breakLines, FIT_EPSILON, INFINITE_PENALTY, type KpBreak, type KpNode } from '../knuth-plass.js';
 import { cutToWidth, type CutSettings } from './emergency-cuts.js';
 import type { StructId, Tagger } from '../structure.js';
 import type { Palette } from '../theme.js';
-import { flattenInlines } from './flatten.js';
+import { flattenInlines, type FlatAnchor } from './flatten.js';
 import { drawLine, type LineEntry, type LineSettings } from './line-items.js';
 import type { BaseStyle } from './run-style.js';
 import { shapeWords, wordFragments, type Piece, type Word } from './words.js';
@@ -62,7 +62,8 @@ const FILL = 1e6;
 /** Adjustment ratios tried in turn: a good paragraph, an acceptable one, then any at all. */
 const TOLERANCES = [2.5, 6, Number.POSITIVE_INFINITY];
 
-type Payload = { piece: Piece | null; hyphen: Piece | null };
+/** What a node draws, and where the word it belongs to starts in the paragraph's text. */
+type Payload = { piece: Piece | null; hyphen: Piece | null; offset: number };
 
 /** How narrow and how wide a paragraph can be set (a table column is sized from these). */
 export interface ParagraphMeasure {
@@ -109,7 +110,7 @@ function widthOf(pieces: readonly Piece[]): number {
 /** Inline content → lines, broken by Knuth–Plass over shaped words. */
 export function layoutParagraph(inlines: readonly Inline[], settings: ParagraphSettings, env: ParagraphEnv): LaidLine[] {
   const flat = flattenInlines(inlines, settings.base, env.palette, env.tagger, settings.tag, settings.preserveSpaces ?? false);
-  if (flat.text.length === 0) return [];
+  if (flat.text.length === 0) return flat.anchors.length > 0 ? [anchorLine(flat.anchors, settings.x)] : [];
   const { words, bidi } = shapeWords(flat, {
     fonts: env.fonts,
     hyphenator: settings.hyphenator,
@@ -123,14 +124,34 @@ export function layoutParagraph(inlines: readonly Inline[], settings: ParagraphS
   const drawn = lineSettings(settings, env, bidi.baseLevel % 2 === 1);
   // In a justified paragraph the last line, and any line a forced break ends, is set ragged.
   const ragged: LineSettings = justified ? { ...drawn, align: 'start' } : drawn;
+  const lineOffsets: number[] = [];
   let start = 0;
   for (const lineBreak of breaks) {
     const entries = lineEntries(nodes, payloads, start, lineBreak, justified, wholeWords);
     const last = lineBreak.position === nodes.length - 1 || isForced(nodes[lineBreak.position]!);
     lines.push(drawLine(entries, last ? ragged : drawn, payloads[lineBreak.position]?.hyphen != null));
+    lineOffsets.push(payloads[start]!.offset);
     start = lineBreak.position + 1;
   }
+  placeAnchors(lines, lineOffsets, flat.anchors, settings.x);
   return lines;
+}
+
+/**
+ * Each anchor becomes a destination at the top of the line its place in the text falls on: the
+ * last line starting at or before it. Anchors come in the order of their places.
+ */
+function placeAnchors(lines: LaidLine[], lineOffsets: readonly number[], anchors: readonly FlatAnchor[], x: number): void {
+  let index = 0;
+  for (const anchor of anchors) {
+    while (index + 1 < lines.length && lineOffsets[index + 1]! <= anchor.offset) index++;
+    lines[index]!.items.unshift(destination(anchor.name, x));
+  }
+}
+
+/** Content of nothing but anchors: a line of no height that carries their destinations. */
+function anchorLine(anchors: readonly FlatAnchor[], x: number): LaidLine {
+  return { height: 0, baseline: 0, width: 0, items: anchors.map((anchor) => destination(anchor.name, x)), footnotes: [], hyphenated: false };
 }
 
 /** How a paragraph's lines are drawn: the text's ascent and descent set the baseline in the leading. */
@@ -155,14 +176,16 @@ export function lineSettings(settings: ParagraphSettings, env: ParagraphEnv, rtl
 function toNodes(words: readonly Word[], cut: CutSettings, justified: boolean): { nodes: KpNode[]; payloads: Payload[] } {
   const nodes: KpNode[] = [];
   const payloads: Payload[] = [];
+  let offset = 0;
   const push = (node: KpNode, piece: Piece | null = null, hyphen: Piece | null = null) => {
     nodes.push(node);
-    payloads.push({ piece, hyphen });
+    payloads.push({ piece, hyphen, offset });
   };
   const pushBoxes = (pieces: readonly Piece[]) => {
     for (const piece of pieces) push({ type: 'box', width: piece.width }, piece);
   };
   for (const word of words) {
+    offset = word.start;
     for (const { pieces, hyphen } of wordFragments(word)) {
       const trailing = hyphen?.width ?? 0;
       if (widthOf(pieces) + trailing <= cut.width + FIT_EPSILON) pushBoxes(pieces);

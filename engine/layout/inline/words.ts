@@ -18,6 +18,8 @@ export type Piece =
 
 /** What may follow a word: a space (glue), a plain break opportunity, a forced break, or nothing. */
 export interface Word {
+  /** Where the word starts in the paragraph's text. */
+  start: number;
   pieces: Piece[];
   /** Where the word may be hyphenated: the shaped hyphen to draw after a piece, by piece index; null for none (most words). */
   hyphens: Map<number, Piece> | null;
@@ -83,7 +85,7 @@ export function shapeWords(flat: FlatText, settings: WordSettings): ParagraphWor
     return shapePiece(settings.fonts.primary(style.font), text.slice(from, to), style, bidi.levels[from] ?? 0);
   };
   const wordOf = (from: number, to: number): Word => {
-    const word: Word = { pieces: [], hyphens: null, space: null, breakAfter: null };
+    const word: Word = { start: from, pieces: [], hyphens: null, space: null, breakAfter: null };
     if (to > from) itemize(text, from, to, spanAt, bidi, settings, word);
     return word;
   };
