@@ -80,7 +80,7 @@ export type Inline =
  * How a drawing is read: a Figure or a Formula with its alternative text, or text drawn as a
  * picture (an emoji) that extracts as its characters.
  */
-export type DrawingRole = { kind: 'Figure' } | { kind: 'Formula' } | { kind: 'text'; text: string };
+export type DrawingRole = { kind: 'Figure' } | { kind: 'Formula' } | { kind: 'text'; text: string; /** The code span it sits in (its Code element), null outside code. */ code: object | null };
 
 export type Align = 'left' | 'right' | 'center' | null;
 
@@ -88,7 +88,7 @@ export type Block =
   /** `align` from HTML (`<p align="center">`, `text-align`); null or absent follows the theme. */
   | { kind: 'paragraph'; content: Inline[]; align?: Align }
   | { kind: 'heading'; level: HeadingLevel; content: Inline[]; id: string; text: string; align?: Align }
-  | { kind: 'code'; text: string; language: string | null; /** Coloured tokens per line, when highlighted. */ lines: HighlightedLine[] | null; note: string | null }
+  | { kind: 'code'; text: string; language: string | null; /** Tokens per line, when highlighted or holding emoji. */ lines: HighlightedLine[] | null; note: string | null }
   | { kind: 'quote'; children: Block[] }
   | { kind: 'list'; ordered: boolean; start: number; tight: boolean; items: ListItem[] }
   | { kind: 'table'; align: Align[]; head: Inline[][]; rows: Inline[][][] }
@@ -100,7 +100,8 @@ export type Block =
   /** A formula, diagram or barcode on its own line; `appendix` repeats it on a page of its own. */
   | { kind: 'drawing'; drawing: Drawing; role: 'Figure' | 'Formula'; alt: string; caption: string | null; appendix: boolean };
 
-export type HighlightedLine = Array<{ text: string; color: Color | null; bold?: boolean; italic?: boolean }>;
+/** A line of code as tokens; an emoji is a token of its own, with its drawing. */
+export type HighlightedLine = Array<{ text: string; color: Color | null; bold?: boolean; italic?: boolean; emoji?: Drawing }>;
 
 export type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
 
