@@ -96,7 +96,7 @@ export type Block =
   | { kind: 'figure'; image: ImageResource; alt: string; caption: string | null; link: Link | null }
   | { kind: 'toc'; entries: TocEntry[] }
   /** The front matter's title block, at the top of the first page; `id` is its anchor when it took a leading H1's. */
-  | { kind: 'title'; title: string; subtitle: string | null; authors: string[]; date: string | null; id: string | null }
+  | { kind: 'title'; title: Inline[]; subtitle: Inline[] | null; /** One line, the authors in order. */ authors: Inline[] | null; date: Inline[] | null; id: string | null }
   /** A formula, diagram or barcode on its own line; `appendix` repeats it on a page of its own. */
   | { kind: 'drawing'; drawing: Drawing; role: 'Figure' | 'Formula'; alt: string; caption: string | null; appendix: boolean };
 
@@ -119,6 +119,7 @@ export interface FootnoteDefinition {
 
 export interface TocEntry {
   level: HeadingLevel;
-  text: string;
+  /** The heading's text, linked to it, emoji drawn. */
+  content: Inline[];
   dest: string;
 }

@@ -88,6 +88,13 @@ describe('emoji', () => {
     assert.ok((await filledPaths(pdf)) >= (await filledPaths((await render(markdown, { features: { emoji: false } })).pdf)) + 5 * 3);
   });
 
+  it('should draw emoji in the title block and the contents in colour, as in the headings they list', async () => {
+    const { pdf } = await render('---\ntitle: Launch 🚀\nsubtitle: Party 🎉\nauthor: Ann 👩‍💻\ntoc: true\n---\n\n# Ready :rocket:\n\nText.\n');
+    const text = await pdftotext(pdf);
+    for (const expected of ['Launch 🚀', 'Party 🎉', 'Ann 👩‍💻', 'Ready 🚀']) assert.ok(text.includes(expected), `${expected} in ${text}`);
+    assert.deepEqual(await boxedCharacters(pdf), [], 'no emoji drawn as a box');
+  });
+
   it('should leave shortcodes literal and draw no emoji when the switch is off', async () => {
     const markdown = 'Off :smile: and 😀 typed.\n';
     const off = await render(markdown, { features: { emoji: false } });
