@@ -5,7 +5,7 @@ import { highlightCode } from '../content/highlight/index.js';
 import type { ContentOptions, ContentResult } from '../content/result.js';
 import type { Features } from '../options.js';
 import { emojiDrawing, splitEmoji } from '../content/emoji/index.js';
-import type { Block, HighlightedLine } from './types.js';
+import type { Block, HighlightedLine, Inline, Marks } from './types.js';
 
 /**
  * A fenced block: a diagram, a formula or a barcode when its switch is on and it can be drawn;
@@ -22,6 +22,12 @@ export async function codeBlock(text: string, language: string | null, features:
   }
   const lines = features.highlight && lang ? await highlightCode(text, lang, options.theme) : null;
   return { kind: 'code', text, language: lang, lines: features.emoji ? await withEmoji(text, lines) : lines, note: null };
+}
+
+/** A token of code as an inline: an emoji as its drawing (read as its characters), else text in the token's colour. */
+export function tokenInline(token: HighlightedLine[number], marks: Marks, code: object | null): Inline {
+  if (token.emoji) return { kind: 'drawing', drawing: token.emoji, role: { kind: 'text', text: token.text, code }, alt: token.text, link: null };
+  return { kind: 'text', text: token.text, marks: { ...marks, bold: token.bold ?? marks.bold, italic: token.italic ?? marks.italic }, link: null, code, ...(token.color ? { color: token.color } : {}) };
 }
 
 /** A code block's lines as one plain token each. */

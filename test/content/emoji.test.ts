@@ -79,11 +79,11 @@ describe('emoji', () => {
     assert.ok(Math.abs(ends[0]!.xMin - ends[1]!.xMin) < 0.05, `${ends[0]!.xMin} vs ${ends[1]!.xMin}`);
   });
 
-  it('should draw emoji in HTML blocks in colour: a heading, a centred paragraph, a table cell', async () => {
-    const markdown = '<h1>Title 🚀</h1>\n\n<p align="center">Made with ❤️ by us 🎉</p>\n\n<table><tr><td>🐛 bugs</td><td><code>x 👍</code></td></tr></table>\n';
+  it('should draw emoji in HTML blocks in colour: a heading, a centred paragraph, a table cell, code in a cell', async () => {
+    const markdown = '<h1>Title 🚀</h1>\n\n<p align="center">Made with ❤️ by us 🎉</p>\n\n<table><tr><td>🐛 bugs</td><td><code>x 👍</code></td></tr></table>\n\n<table><tr><td>\n\n```\nlet x = "🐙";\n```\n\n</td></tr></table>\n';
     const { pdf } = await render(markdown);
     const text = await pdftotext(pdf);
-    for (const expected of ['Title 🚀', 'Made with ❤️ by us 🎉', '🐛 bugs', 'x 👍']) assert.ok(text.includes(expected), `${expected} in ${text}`);
+    for (const expected of ['Title 🚀', 'Made with ❤️ by us 🎉', '🐛 bugs', 'x 👍', 'let x = "🐙";']) assert.ok(text.includes(expected), `${expected} in ${text}`);
     assert.deepEqual(await boxedCharacters(pdf), [], 'no emoji drawn as a box');
     assert.ok((await filledPaths(pdf)) >= (await filledPaths((await render(markdown, { features: { emoji: false } })).pdf)) + 5 * 3);
   });

@@ -1,5 +1,5 @@
-import { NO_MARKS, type Block, type HighlightedLine, type Inline } from '../../document/types.js';
-import { plainLines } from '../../document/code-blocks.js';
+import { NO_MARKS, type Block, type HighlightedLine } from '../../document/types.js';
+import { plainLines, tokenInline } from '../../document/code-blocks.js';
 import { layoutParagraph } from '../inline/paragraph.js';
 import { plainLine } from '../inline/plain-line.js';
 import { shapePiece } from '../inline/words.js';
@@ -127,9 +127,7 @@ function codeLine(tokens: HighlightedLine, inner: { x: number; width: number }, 
     const items: FrameItem[] = indent ? [run(indent.glyphs, inner.x, look.leading * 0.78, face.key, look, tag)] : [];
     return [box(look.leading, items, containers, look.leading * 0.78)];
   }
-  const inlines = rest.map((token): Inline => token.emoji
-    ? { kind: 'drawing', drawing: token.emoji, role: { kind: 'text', text: token.text, code: null }, alt: token.text, link: null }
-    : { kind: 'text', text: token.text, marks: { ...NO_MARKS, bold: token.bold ?? false, italic: token.italic ?? false }, link: null, code: null, ...(token.color ? { color: token.color } : {}) });
+  const inlines = rest.map((token) => tokenInline(token, NO_MARKS, null));
   const settings = { base: { font: look.font, size: look.size, color: look.color, features: 'code' as const }, width: inner.width - indentWidth - hang, x: inner.x + indentWidth, leading: look.leading, align: 'start' as const, hyphenator: null, tag, preserveSpaces: true, marksContinuations: true };
   const env = { fonts: context.fonts, palette: context.palette, tagger: context.tagger };
   const plain = plainLine(inlines, settings, env);
