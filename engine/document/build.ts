@@ -8,12 +8,13 @@ import { ResourceTracker } from '../resources/tracker.js';
 import { FootnoteNumbering, LinkResolver, type BuildContext } from './context.js';
 import { anchorsIn, shows } from './anchors.js';
 import { buildInlines } from './inlines.js';
+import { textInlines, type TextSetting } from './text-inlines.js';
 import { codeBlock, displayMath } from './code-blocks.js';
 import { decodeImage } from '../content/images/decode.js';
 import { DecodedPixelBudget } from '../content/images/decoded-pixels.js';
 import { replaceShortcodes } from '../content/emoji/index.js';
 import { pushAll } from '../push-all.js';
-import { type Align, type Block, type FootnoteDefinition, type HeadingLevel, type Inline, type QuireDocument, type TocEntry } from './types.js';
+import { NO_MARKS, type Align, type Block, type FootnoteDefinition, type HeadingLevel, type Inline, type QuireDocument, type TocEntry } from './types.js';
 
 export interface BuildSettings {
   features: Features;
@@ -76,12 +77,14 @@ export async function buildDocument(source: ParsedSource, settings: BuildSetting
     const at = leadingIndex(blocks);
     const leading = blocks[at];
     const repeated = leading?.kind === 'heading' && leading.level === 1 && sameText(leading.text, frontMatter.title) ? leading : null;
-    const title: Block = { kind: 'title', title: frontMatter.title, subtitle: frontMatter.subtitle ?? null, authors: frontMatter.authors ?? [], date: frontMatter.date ?? null, id: repeated?.id ?? null };
+    const line = (text: string | undefined) => (text === undefined ? null : textInlines(text, PLAIN, settings.features.emoji));
+    const authors = frontMatter.authors?.length ? frontMatter.authors.join(', ') : undefined;
+    const title: Block = { kind: 'title', title: (await line(frontMatter.title))!, subtitle: await line(frontMatter.subtitle), authors: await line(authors), date: await line(frontMatter.date), id: repeated?.id ?? null };
     // Anchors over or in the repeated H1 land on the title block.
     if (repeated) blocks.splice(at, 1, ...anchorsIn(repeated.content), title);
     else blocks.unshift(title);
   }
-  if (frontMatter.toc) insertToc(blocks, frontMatter.tocDepth ?? DEFAULT_TOC_DEPTH);
+  if (frontMatter.toc) await insertToc(blocks, frontMatter.tocDepth ?? DEFAULT_TOC_DEPTH, settings.features);
 
   const footnoteDefinitions: FootnoteDefinition[] = [];
   for (let index = 0; ; index++) {
@@ -283,6 +286,9 @@ function sameText(a: string, b: string): boolean {
   return normal(a) === normal(b);
 }
 
+/** Text set as it comes: no marks, link or colour of its own. */
+const PLAIN: TextSetting = { marks: NO_MARKS, link: null, code: null, color: null };
+
 /** Heading levels the contents list unless `toc_depth` says otherwise. */
 const DEFAULT_TOC_DEPTH = 3;
 
@@ -290,19 +296,24 @@ const DEFAULT_TOC_DEPTH = 3;
  * The table of contents goes after the title: after the front matter's title block, else after
  * a leading H1 (which the contents then leave out), else at the very top.
  */
-function insertToc(blocks: Block[], depth: number): void {
+async function insertToc(blocks: Block[], depth: number, features: Features): Promise<void> {
   const at = leadingIndex(blocks);
   const leading = blocks[at];
   const title = leading?.kind === 'title' || (leading?.kind === 'heading' && leading.level === 1) ? leading : null;
-  const entries: TocEntry[] = [];
+  const headings: Array<Block & { kind: 'heading' }> = [];
   const visit = (list: Block[]) => {
     for (const block of list) {
-      if (block.kind === 'heading' && block !== title && block.level <= depth) entries.push({ level: block.level, text: block.text, dest: block.id });
+      if (block.kind === 'heading' && block !== title && block.level <= depth) headings.push(block);
       if (block.kind === 'quote') visit(block.children);
       if (block.kind === 'list') block.items.forEach((item) => visit(item.children));
     }
   };
   visit(blocks);
+  const entries: TocEntry[] = [];
+  for (const heading of headings) {
+    const link = { target: { kind: 'internal' as const, dest: heading.id }, description: heading.text };
+    entries.push({ level: heading.level, content: await textInlines(heading.text, { ...PLAIN, link }, features.emoji), dest: heading.id });
+  }
   blocks.splice(title ? at + 1 : 0, 0, { kind: 'toc', entries });
 }
 

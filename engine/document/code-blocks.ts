@@ -4,7 +4,8 @@ import { renderMermaid } from '../content/mermaid/index.js';
 import { highlightCode } from '../content/highlight/index.js';
 import type { ContentOptions, ContentResult } from '../content/result.js';
 import type { Features } from '../options.js';
-import type { Block } from './types.js';
+import { emojiDrawing, splitEmoji } from '../content/emoji/index.js';
+import type { Block, HighlightedLine, Inline, Marks } from './types.js';
 
 /**
  * A fenced block: a diagram, a formula or a barcode when its switch is on and it can be drawn;
@@ -20,7 +21,38 @@ export async function codeBlock(text: string, language: string | null, features:
     return drawnOrCode(await renderBarcode(lang, text, options), text, lang, 'Figure', false, 'Barcode not drawn');
   }
   const lines = features.highlight && lang ? await highlightCode(text, lang, options.theme) : null;
-  return { kind: 'code', text, language: lang, lines, note: null };
+  return { kind: 'code', text, language: lang, lines: features.emoji ? await withEmoji(text, lines) : lines, note: null };
+}
+
+/** A token of code as an inline: an emoji as its drawing (read as its characters), else text in the token's colour. */
+export function tokenInline(token: HighlightedLine[number], marks: Marks, code: object | null): Inline {
+  if (token.emoji) return { kind: 'drawing', drawing: token.emoji, role: { kind: 'text', text: token.text, code }, alt: token.text, link: null };
+  return { kind: 'text', text: token.text, marks: { ...marks, bold: token.bold ?? marks.bold, italic: token.italic ?? marks.italic }, link: null, code, ...(token.color ? { color: token.color } : {}) };
+}
+
+/** A code block's lines as one plain token each. */
+export function plainLines(text: string): HighlightedLine[] {
+  return text.replace(/\n$/, '').split('\n').map((line) => [{ text: line, color: null }]);
+}
+
+/**
+ * The lines with each emoji a token of its own carrying its drawing, drawn in colour as in text
+ * (no code face has emoji); the lines as they were when the code holds none.
+ */
+async function withEmoji(text: string, lines: HighlightedLine[] | null): Promise<HighlightedLine[] | null> {
+  if (splitEmoji(text).every((part) => !part.emoji)) return lines;
+  const out: HighlightedLine[] = [];
+  for (const line of lines ?? plainLines(text)) {
+    const tokens: HighlightedLine = [];
+    for (const token of line) {
+      for (const part of splitEmoji(token.text)) {
+        const drawing = part.emoji ? await emojiDrawing(part.text) : null;
+        tokens.push(drawing ? { ...token, text: part.text, emoji: drawing } : { ...token, text: part.text });
+      }
+    }
+    out.push(tokens);
+  }
+  return out;
 }
 
 /** Display math written as `$$…$$`. */

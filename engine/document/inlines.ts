@@ -2,7 +2,8 @@ import type { PhrasingContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { BuildContext } from './context.js';
 import { NO_MARKS, type Inline, type Link, type Marks } from './types.js';
-import { emojiDrawing, replaceShortcodes, splitEmoji } from '../content/emoji/index.js';
+import { replaceShortcodes } from '../content/emoji/index.js';
+import { textInlines } from './text-inlines.js';
 import { pushAll } from '../push-all.js';
 import { renderMath } from '../content/math/index.js';
 
@@ -37,7 +38,7 @@ async function appendInlines(
         await appendInlines(node.children, { ...marks, strike: true }, link, context, out);
         break;
       case 'inlineCode':
-        out.push({ kind: 'text', text: node.value, marks: { ...marks, code: true }, link, code: {} });
+        await appendCode(node.value, marks, link, context, out);
         break;
       case 'inlineMath':
         out.push(await inlineMath(node.value, marks, link, context));
@@ -113,15 +114,13 @@ async function appendImage(
 
 /** Text with `:shortcodes:` replaced and emoji drawn in colour, when the switch is on. */
 async function appendText(value: string, marks: Marks, link: Link | null, context: BuildContext, out: Inline[]): Promise<void> {
-  if (!context.features.emoji) {
-    out.push({ kind: 'text', text: value, marks, link, code: null });
-    return;
-  }
-  for (const part of splitEmoji(await replaceShortcodes(value))) {
-    const drawing = part.emoji ? await emojiDrawing(part.text) : null;
-    if (drawing) out.push({ kind: 'drawing', drawing, role: { kind: 'text', text: part.text }, alt: part.text, link });
-    else out.push({ kind: 'text', text: part.text, marks, link, code: null });
-  }
+  const { emoji } = context.features;
+  pushAll(out, await textInlines(emoji ? await replaceShortcodes(value) : value, { marks, link, code: null, color: null }, emoji));
+}
+
+/** A code span: shortcodes stay as typed, but a typed emoji is drawn as in text (no code face has it). */
+async function appendCode(value: string, marks: Marks, link: Link | null, context: BuildContext, out: Inline[]): Promise<void> {
+  pushAll(out, await textInlines(value, { marks: { ...marks, code: true }, link, code: {}, color: null }, context.features.emoji));
 }
 
 /** `$…$`: a formula on the baseline, or its source in red when TeX cannot set it. */

@@ -89,7 +89,7 @@ export interface Anchor {
  * How a drawing is read: a Figure or a Formula with its alternative text, or text drawn as a
  * picture (an emoji) that extracts as its characters.
  */
-export type DrawingRole = { kind: 'Figure' } | { kind: 'Formula' } | { kind: 'text'; text: string };
+export type DrawingRole = { kind: 'Figure' } | { kind: 'Formula' } | { kind: 'text'; text: string; /** The code span it sits in (its Code element), null outside code. */ code: object | null };
 
 export type Align = 'left' | 'right' | 'center' | null;
 
@@ -97,7 +97,7 @@ export type Block =
   /** `align` from HTML (`<p align="center">`, `text-align`); null or absent follows the theme. */
   | { kind: 'paragraph'; content: Inline[]; align?: Align }
   | { kind: 'heading'; level: HeadingLevel; content: Inline[]; id: string; text: string; align?: Align }
-  | { kind: 'code'; text: string; language: string | null; /** Coloured tokens per line, when highlighted. */ lines: HighlightedLine[] | null; note: string | null }
+  | { kind: 'code'; text: string; language: string | null; /** Tokens per line, when highlighted or holding emoji. */ lines: HighlightedLine[] | null; note: string | null }
   /** `alert` marks a GitHub alert (`> [!NOTE]`), drawn in its kind's colour under its title. */
   | { kind: 'quote'; children: Block[]; alert: AlertKind | null }
   | { kind: 'list'; ordered: boolean; start: number; tight: boolean; items: ListItem[] }
@@ -106,12 +106,13 @@ export type Block =
   | { kind: 'figure'; image: ImageResource; alt: string; caption: string | null; link: Link | null }
   | { kind: 'toc'; entries: TocEntry[] }
   /** The front matter's title block, at the top of the first page; `id` is its anchor when it took a leading H1's. */
-  | { kind: 'title'; title: string; subtitle: string | null; authors: string[]; date: string | null; id: string | null }
+  | { kind: 'title'; title: Inline[]; subtitle: Inline[] | null; /** One line, the authors in order. */ authors: Inline[] | null; date: Inline[] | null; id: string | null }
   /** A formula, diagram or barcode on its own line; `appendix` repeats it on a page of its own. */
   | { kind: 'drawing'; drawing: Drawing; role: 'Figure' | 'Formula'; alt: string; caption: string | null; appendix: boolean }
   | Anchor;
 
-export type HighlightedLine = Array<{ text: string; color: Color | null; bold?: boolean; italic?: boolean }>;
+/** A line of code as tokens; an emoji is a token of its own, with its drawing. */
+export type HighlightedLine = Array<{ text: string; color: Color | null; bold?: boolean; italic?: boolean; emoji?: Drawing }>;
 
 export type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
 
@@ -129,6 +130,7 @@ export interface FootnoteDefinition {
 
 export interface TocEntry {
   level: HeadingLevel;
-  text: string;
+  /** The heading's text, linked to it, emoji drawn. */
+  content: Inline[];
   dest: string;
 }

@@ -11,6 +11,8 @@ import { labelItems } from './blocks/label.js';
 import { bodyLook } from './blocks/looks.js';
 import { paginate, type CutPage } from './paginate.js';
 import { Appendix } from './appendix.js';
+import { missingGlyphWarnings } from './missing-glyphs.js';
+import { pushAll } from '../push-all.js';
 
 export interface LayoutSettings {
   maxPages: number | undefined;
@@ -48,6 +50,7 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
   const footnotes = layoutFootnotes(document.footnotes, frame, context);
   const cut = paginate([...body.nodes, ...context.appendix.nodes(frame, context)], { geometry, palette, footnotes, maxPages: settings.maxPages, signal: settings.signal });
   const pages = finishPages(cut, context);
+  pushAll(warnings, missingGlyphWarnings(pages));
 
   return {
     pages,

@@ -47,6 +47,12 @@ describe('quire render', () => {
     assert.ok(bundled.stdout.length > 10_000 && bundled.stdout.equals(plain.stdout), 'byte-identical PDFs');
   });
 
+  it('should warn on standard error of each character no font has, with its pages', () => {
+    const result = quire(['render', '-', '-o', path.join(dir, 'boxes.pdf')], 'A private \ue000 character, twice: \ue000.\n');
+    assert.equal(result.status, 0, result.stderr.toString());
+    assert.match(result.stderr.toString(), /^quire: warning: no font has U\+E000 \("\ue000"\), drawn as a box on page 1$/m);
+  });
+
   it('should answer a bad option, a missing file and broken front matter with one line and a non-zero exit', () => {
     const unknown = quire(['render', '-', '--no-such-feature'], 'x');
     assert.equal(unknown.status, 2);

@@ -6,7 +6,8 @@ import { gemoji } from 'gemoji';
 import { render } from '../../engine/index.js';
 import { emojiDrawing, replaceShortcodes, splitEmoji } from '../../engine/content/emoji/index.js';
 import { fixture } from '../support/fixtures.js';
-import { pdfFile, pdftotext } from '../support/pdf-tools.js';
+import { boxedCharacters } from '../support/marked-lines.js';
+import { pdfFile, pdftotext, wordBoxes } from '../support/pdf-tools.js';
 
 const run = promisify(execFile);
 
@@ -59,14 +60,39 @@ describe('emoji', () => {
     assert.match(pdf, new RegExp(`/ActualText <feff${hex}>`, 'i'));
   });
 
-  it('should never touch code spans or code blocks', async () => {
-    const markdown = 'Code `:smile:` and `😀` here.\n\n```\n:smile: 😀 stays\n```\n';
+  it('should leave shortcodes in code as typed, and draw a typed emoji there in colour, as in text', async () => {
+    const markdown = 'Code `:smile:` and `go 😀 now` here.\n\n```\n:smile: 😀 stays\n```\n\n    indented 👍 code\n';
     const { pdf } = await render(markdown);
     const text = await pdftotext(pdf);
-    assert.match(text, /Code :smile: and 😀 here\./u);
+    assert.match(text, /Code :smile: and go 😀 now here\./u);
     assert.match(text, /:smile: 😀 stays/u);
-    // Only the code panels are filled, as with emoji off.
-    assert.equal(await filledPaths(pdf), await filledPaths((await render(markdown, { features: { emoji: false } })).pdf));
+    assert.match(text, /indented 👍 code/u);
+    assert.deepEqual(await boxedCharacters(pdf), [], 'no emoji drawn as a box');
+    // Each of the three emoji is several vector paths beyond the code panels.
+    assert.ok((await filledPaths(pdf)) >= (await filledPaths((await render(markdown, { features: { emoji: false } })).pdf)) + 3 * 3);
+  });
+
+  it('should give an emoji in a code block two columns, as a terminal does, keeping the columns after it aligned', async () => {
+    const { pdf } = await render('```\n🎉🎉 end\nabcd end\n```\n');
+    const ends = (await wordBoxes(pdf))[0]!.words.filter((word) => word.text === 'end');
+    assert.equal(ends.length, 2);
+    assert.ok(Math.abs(ends[0]!.xMin - ends[1]!.xMin) < 0.05, `${ends[0]!.xMin} vs ${ends[1]!.xMin}`);
+  });
+
+  it('should draw emoji in HTML blocks in colour: a heading, a centred paragraph, a table cell, code in a cell', async () => {
+    const markdown = '<h1>Title 🚀</h1>\n\n<p align="center">Made with ❤️ by us 🎉</p>\n\n<table><tr><td>🐛 bugs</td><td><code>x 👍</code></td></tr></table>\n\n<table><tr><td>\n\n```\nlet x = "🐙";\n```\n\n</td></tr></table>\n';
+    const { pdf } = await render(markdown);
+    const text = await pdftotext(pdf);
+    for (const expected of ['Title 🚀', 'Made with ❤️ by us 🎉', '🐛 bugs', 'x 👍', 'let x = "🐙";']) assert.ok(text.includes(expected), `${expected} in ${text}`);
+    assert.deepEqual(await boxedCharacters(pdf), [], 'no emoji drawn as a box');
+    assert.ok((await filledPaths(pdf)) >= (await filledPaths((await render(markdown, { features: { emoji: false } })).pdf)) + 5 * 3);
+  });
+
+  it('should draw emoji in the title block and the contents in colour, as in the headings they list', async () => {
+    const { pdf } = await render('---\ntitle: Launch 🚀\nsubtitle: Party 🎉\nauthor: Ann 👩‍💻\ntoc: true\n---\n\n# Ready :rocket:\n\nText.\n');
+    const text = await pdftotext(pdf);
+    for (const expected of ['Launch 🚀', 'Party 🎉', 'Ann 👩‍💻', 'Ready 🚀']) assert.ok(text.includes(expected), `${expected} in ${text}`);
+    assert.deepEqual(await boxedCharacters(pdf), [], 'no emoji drawn as a box');
   });
 
   it('should leave shortcodes literal and draw no emoji when the switch is off', async () => {

@@ -1,5 +1,5 @@
 import type { ChildNode, Element } from 'domhandler';
-import { codeBlock } from '../../document/code-blocks.js';
+import { codeBlock, tokenInline } from '../../document/code-blocks.js';
 import { DomUtils } from 'htmlparser2';
 import { NO_MARKS, type Align, type Block, type HeadingLevel, type Inline, type ListItem } from '../../document/types.js';
 import type { HtmlEnv } from './env.js';
@@ -147,13 +147,24 @@ export function inlinesOfBlocks(blocks: readonly Block[]): Inline[] {
   };
   for (const block of blocks) {
     if (block.kind === 'paragraph' || block.kind === 'heading') add(block.content);
-    else if (block.kind === 'code') add([{ kind: 'text', text: block.text, marks: { ...NO_MARKS, code: true }, link: null, code: {} }]);
+    else if (block.kind === 'code') add(codeInlines(block));
     else if (block.kind === 'figure') add([{ kind: 'image', image: block.image, alt: block.alt, link: block.link }]);
     else if (block.kind === 'quote') add(inlinesOfBlocks(block.children));
     else if (block.kind === 'list') for (const item of block.items) add(inlinesOfBlocks(item.children));
     else if (block.kind === 'anchor') out.push(block);
   }
   return out;
+}
+
+/** A code block run into a line: one code span, its emoji drawn. */
+function codeInlines(block: Block & { kind: 'code' }): Inline[] {
+  const code = {};
+  const marks = { ...NO_MARKS, code: true };
+  if (!block.lines) return [{ kind: 'text', text: block.text, marks, link: null, code }];
+  return block.lines.flatMap((tokens, index) => [
+    ...(index > 0 ? [tokenInline({ text: '\n', color: null }, marks, code)] : []),
+    ...tokens.map((token) => tokenInline({ ...token, color: null }, marks, code)),
+  ]);
 }
 
 /** Markdown inside an aligned element takes its alignment. */

@@ -7,6 +7,7 @@ import { PLACEHOLDER } from './region.js';
 import { IGNORED, isBlockElement, textContent } from './elements.js';
 import { pushAll } from '../../push-all.js';
 import { anchorsOf, anchorsWithin } from './anchors.js';
+import { textInlines } from '../../document/text-inlines.js';
 
 interface InlineState {
   look: Look;
@@ -24,15 +25,16 @@ export async function htmlInlines(nodes: readonly ChildNode[], look: Look, link:
 
 async function appendNodes(nodes: readonly ChildNode[], state: InlineState, env: HtmlEnv, out: Inline[]): Promise<void> {
   for (const node of nodes) {
-    if (node.type === 'text') appendText(node.data, state, out);
+    if (node.type === 'text') await appendText(node.data, state, env, out);
     else if (node.type === 'tag') await appendElement(node, state, env, out);
   }
 }
 
-function appendText(text: string, state: InlineState, out: Inline[]): void {
+/** Text, its emoji drawn as in Markdown text (shortcodes are Markdown's, not HTML's). */
+async function appendText(text: string, state: InlineState, env: HtmlEnv, out: Inline[]): Promise<void> {
   if (text === '') return;
   const { marks, color } = state.look;
-  out.push({ kind: 'text', text, marks, link: state.link, code: state.code, ...(color ? { color } : {}) });
+  pushAll(out, await textInlines(text, { marks, link: state.link, code: state.code, color }, env.context.features.emoji));
 }
 
 /** An element's content, after anchors for its id; one not shown leaves only the anchors in it. */

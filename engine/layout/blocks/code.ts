@@ -1,7 +1,9 @@
 import { NO_MARKS, type Block, type HighlightedLine } from '../../document/types.js';
+import { plainLines, tokenInline } from '../../document/code-blocks.js';
 import { layoutParagraph } from '../inline/paragraph.js';
 import { plainLine } from '../inline/plain-line.js';
 import { shapePiece } from '../inline/words.js';
+import { EMOJI_COLUMNS } from '../inline/objects.js';
 import { translateItem, type FrameItem, type GlyphRunItem, type PathItem } from '../frame.js';
 import { IDENTITY } from '../../content/drawing.js';
 import { METRICS } from '../theme.js';
@@ -67,7 +69,7 @@ function panelSpan(frame: BlockFrame, lines: readonly HighlightedLine[], look: T
   const { marginInner, contentWidth } = context.geometry;
   const face = context.fonts.primary(look.font);
   const column = face.shape('0', 'ltr', 'code').advance * face.scale(look.size);
-  const longest = Math.max(0, ...lines.map((tokens) => tokens.reduce((sum, token) => sum + token.text.length, 0)));
+  const longest = Math.max(0, ...lines.map((tokens) => tokens.reduce((sum, token) => sum + (token.emoji ? EMOJI_COLUMNS : token.text.length), 0)));
   // Two columns more: every line is set as wide as a continuation, which hangs two columns in.
   const needed = (longest + 2) * column + 2 * METRICS.codePadding - frame.width;
   if (needed <= 0) return { x: frame.x, width: frame.width };
@@ -81,10 +83,14 @@ function panelSpan(frame: BlockFrame, lines: readonly HighlightedLine[], look: T
 
 /** The block's lines as coloured tokens (one plain token per line when not highlighted), tabs expanded. */
 function codeLines(block: Block & { kind: 'code' }): HighlightedLine[] {
-  const lines = block.lines ?? block.text.replace(/\n$/, '').split('\n').map((text) => [{ text, color: null }]);
+  const lines = block.lines ?? plainLines(block.text);
   return lines.map((tokens) => {
     let column = 0;
     return tokens.map((token) => {
+      if (token.emoji) {
+        column += EMOJI_COLUMNS;
+        return token;
+      }
       let text = '';
       for (const char of token.text) {
         if (char === '\t') {
@@ -121,7 +127,7 @@ function codeLine(tokens: HighlightedLine, inner: { x: number; width: number }, 
     const items: FrameItem[] = indent ? [run(indent.glyphs, inner.x, look.leading * 0.78, face.key, look, tag)] : [];
     return [box(look.leading, items, containers, look.leading * 0.78)];
   }
-  const inlines = rest.map((token) => ({ kind: 'text' as const, text: token.text, marks: { ...NO_MARKS, bold: token.bold ?? false, italic: token.italic ?? false }, link: null, code: null, ...(token.color ? { color: token.color } : {}) }));
+  const inlines = rest.map((token) => tokenInline(token, NO_MARKS, null));
   const settings = { base: { font: look.font, size: look.size, color: look.color, features: 'code' as const }, width: inner.width - indentWidth - hang, x: inner.x + indentWidth, leading: look.leading, align: 'start' as const, hyphenator: null, tag, preserveSpaces: true, marksContinuations: true };
   const env = { fonts: context.fonts, palette: context.palette, tagger: context.tagger };
   const plain = plainLine(inlines, settings, env);

@@ -1,4 +1,4 @@
-import { NO_MARKS, type Block } from '../../document/types.js';
+import type { Block, Inline } from '../../document/types.js';
 import { METRICS } from '../theme.js';
 import { box, INFINITE_COST, penalty, type BlockNodes, type VNode } from '../vertical.js';
 import type { StructRole } from '../structure.js';
@@ -21,16 +21,16 @@ export function layoutTitle(block: Block & { kind: 'title' }, frame: BlockFrame,
     const size = METRICS.bodySize * scale;
     return { font: { family: 'serif', weight, italic: false }, size, leading: size * 1.25, color, align: 'center', hyphenate: false };
   };
-  const parts: Array<{ text: string | null; look: TextLook; role: StructRole; space: number }> = [
-    { text: block.title, look: look(SCALE.title, 'semibold'), role: 'H1', space: 0 },
-    { text: block.subtitle, look: look(SCALE.subtitle, 'regular', palette.muted), role: 'P', space: 4 },
-    { text: block.authors.length > 0 ? block.authors.join(', ') : null, look: look(SCALE.authors, 'regular'), role: 'P', space: 14 },
-    { text: block.date, look: look(SCALE.date, 'regular', palette.muted), role: 'P', space: 4 },
+  const parts: Array<{ content: Inline[] | null; look: TextLook; role: StructRole; space: number }> = [
+    { content: block.title, look: look(SCALE.title, 'semibold'), role: 'H1', space: 0 },
+    { content: block.subtitle, look: look(SCALE.subtitle, 'regular', palette.muted), role: 'P', space: 4 },
+    { content: block.authors, look: look(SCALE.authors, 'regular'), role: 'P', space: 14 },
+    { content: block.date, look: look(SCALE.date, 'regular', palette.muted), role: 'P', space: 4 },
   ];
   const nodes: VNode[] = [];
   for (const part of parts) {
-    if (part.text === null) continue;
-    const lines = textLines([{ kind: 'text', text: part.text, marks: NO_MARKS, link: null, code: null }], part.look, frame, context.tagger.add(part.role, frame.tag), context);
+    if (part.content === null) continue;
+    const lines = textLines(part.content, part.look, frame, context.tagger.add(part.role, frame.tag), context);
     if (nodes.length > 0 && part.space > 0) nodes.push(box(part.space, [], frame.containers));
     nodes.push(...lines);
   }

@@ -27,10 +27,9 @@ export function layoutToc(block: Block & { kind: 'toc' }, frame: BlockFrame, con
   block.entries.forEach((entry, index) => {
     const itemTag = context.tagger.add('TOCI', tocTag);
     const indent = (entry.level - 1) * LEVEL_INDENT;
-    const link = { target: { kind: 'internal' as const, dest: entry.dest }, description: entry.text };
     const entryLook = { ...body, align: 'start' as const, hyphenate: false, font: { ...body.font, weight: entry.level === 1 ? 'semibold' as const : 'regular' as const } };
     const entryFrame = { ...frame, x: frame.x + indent, width: frame.width - indent - NUMBER_SLOT };
-    const lines = textLines([{ kind: 'text', text: entry.text, marks: NO_MARKS, link, code: null }], entryLook, entryFrame, itemTag, context);
+    const lines = textLines(entry.content, entryLook, entryFrame, itemTag, context);
     const last = lines.at(-1);
     if (!last) return;
     const face = context.fonts.primary(entryLook.font);

@@ -25,6 +25,7 @@ export interface FlatAnchor {
 }
 
 export const OBJECT_CHAR = '\ufffc';
+const CODE_MARKS = { ...NO_MARKS, code: true };
 export const FORCED_BREAK = '\u2028';
 
 /**
@@ -83,10 +84,12 @@ export function flattenInlines(inlines: readonly Inline[], base: BaseStyle, pale
         break;
       }
       case 'drawing': {
-        const tags = tagsFor(inline.link, null);
         const role = inline.role;
+        // An emoji in a code span is sized, tinted and tagged with the span.
+        const code = role.kind === 'text' ? role.code : null;
+        const tags = tagsFor(inline.link, code);
         const element = role.kind === 'text' ? tagger.add('Span', tags.tag, { actualText: role.text }) : tagger.add(role.kind, tags.tag, { alt: inline.alt });
-        push(OBJECT_CHAR, styleFor(NO_MARKS, base, palette, { ...tags, tag: element }), { kind: 'drawing', drawing: inline.drawing, role, alt: inline.alt });
+        push(OBJECT_CHAR, styleFor(code ? CODE_MARKS : NO_MARKS, base, palette, { ...tags, tag: element }), { kind: 'drawing', drawing: inline.drawing, role, alt: inline.alt });
         break;
       }
       case 'anchor':

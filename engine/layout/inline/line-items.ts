@@ -59,7 +59,7 @@ export function drawLine(entries: LineEntry[], settings: LineSettings, hyphenate
   for (const entry of visual) {
     const { piece } = entry;
     const style = piece.style;
-    if (style.background && piece.kind !== 'object') {
+    if (style.background) {
       const border = style.border ?? null;
       extendOrPush(under, { kind: 'rect', x, y: baseline - style.size * 0.86, width: entry.width, height: style.size * 1.2, fill: style.background, stroke: border, lineWidth: border ? 0.5 : 0, radius: 1.5, tag: null, actualText: null });
     }

@@ -45,7 +45,17 @@ export function measureObject(object: InlineObject, style: RunStyle, lineWidth: 
     ? (style.size * EMOJI_EM) / drawing.height
     : drawing.unit * (style.size / METRICS.bodySize);
   const fit = Math.min(1, lineWidth / (drawing.width * scale));
-  return { width: drawing.width * scale * fit, ascent: drawing.baseline * scale * fit, descent: (drawing.height - drawing.baseline) * scale * fit, scale: scale * fit };
+  const width = drawing.width * scale * fit;
+  const columns = object.role.kind === 'text' && style.features === 'code' ? EMOJI_COLUMNS * columnWidth(style, fonts) : 0;
+  return { width: Math.max(width, Math.min(columns, lineWidth)), ascent: drawing.baseline * scale * fit, descent: (drawing.height - drawing.baseline) * scale * fit, scale: scale * fit };
+}
+
+/** In code an emoji takes two columns, as in a terminal, so the columns after it stay aligned. */
+export const EMOJI_COLUMNS = 2;
+
+function columnWidth(style: RunStyle, fonts: FontLibrary): number {
+  const face = fonts.primary(style.font);
+  return face.shape('0', 'ltr', 'code').advance * face.scale(style.size);
 }
 
 export interface ObjectEnv {
@@ -68,7 +78,9 @@ export function drawObject(object: InlineObject, box: ObjectBox, x: number, base
       { kind: 'glyphs', x: x + PLACEHOLDER_PADDING, y: baseline, face: label.face, size: label.size, color: env.palette.muted, glyphs: label.glyphs, tag: style.tag, actualText: null, perGlyphText: false },
     ];
   }
-  const items = drawingItems(object.drawing, { x, y: top, scale: box.scale, tag: style.tag }, env);
+  // Centred in its box, which may be wider than the drawing (an emoji's two columns in code).
+  const inset = (box.width - object.drawing.width * box.scale) / 2;
+  const items = drawingItems(object.drawing, { x: x + inset, y: top, scale: box.scale, tag: style.tag }, env);
   if (object.role.kind === 'text') items.push(textCarrier(object.role.text, box.width, x, baseline, style, env));
   return items;
 }
