@@ -5,7 +5,7 @@ import { cssColor, type DiagramColors } from './colors.js';
 import { actorsInTheirBoxes } from './actors.js';
 import { uprightAxisTitles } from './axis-titles.js';
 import { fitLabels } from './label-fit.js';
-import { erStatements } from './er-statements.js';
+import { erStatements, NAME_SPACE } from './er-statements.js';
 import { expandMarkers } from './markers.js';
 import { positionTextRuns } from './text-runs.js';
 import type { MermaidSource } from './source.js';
@@ -39,7 +39,7 @@ export async function renderWithBeautifulMermaid(source: MermaidSource, colors: 
     const graph = mermaid.parseMermaid(text);
     checkCount(graph.nodes.size + graph.edges.length, MAX_GRAPH_ELEMENTS, 'nodes and edges');
   } else if (GRAPH_TYPES.has(keyword)) checkCount(lines.length, MAX_GRAPH_ELEMENTS, 'statements');
-  const svg = mermaid.renderMermaidSVG(text, {
+  const drawn = mermaid.renderMermaidSVG(text, {
     bg: cssColor(colors.background),
     fg: cssColor(colors.text),
     line: cssColor(colors.line),
@@ -52,6 +52,7 @@ export async function renderWithBeautifulMermaid(source: MermaidSource, colors: 
     // The figure's own spacing sets it off from the text; 40 px all round would be too much.
     padding: 12,
   });
+  const svg = drawn.replaceAll(NAME_SPACE, ' ');
   return svgToDrawing(positionTextRuns(uprightAxisTitles(fitLabels(expandMarkers(actorsInTheirBoxes(readableFaintText(svg, colors)))))));
 }
 
