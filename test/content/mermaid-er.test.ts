@@ -56,6 +56,12 @@ describe('mermaid ER diagrams', () => {
     });
   });
 
+  it('should show an entity by its alias, and names with spaces whole', async () => {
+    const drawn = texts(await drawingOf('erDiagram\n  p[Person] ||--o{ a["Customer Account"] : has\n  "This ❤ Unicode"\n  "LINE ITEM" {\n    string sku\n  }'));
+    for (const name of ['Person', 'Customer Account', 'has', 'This ❤ Unicode', 'LINE ITEM', 'sku']) assert.ok(drawn.includes(name), `${name} in ${drawn.join(' | ')}`);
+    assert.ok(!drawn.some((text) => /p\[|\uE000/.test(text)), drawn.join(' | '));
+  });
+
   it('should set "(no attributes)" at 4.5:1 or more against its box, in every theme', async () => {
     for (const theme of THEMES) {
       const colors = diagramColors(theme);

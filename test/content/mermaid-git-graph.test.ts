@@ -73,8 +73,9 @@ const DOCS = `${FIXTURES}/mermaid-docs`;
 
 describe('mermaid git graphs', () => {
   it('should keep commit labels, tags and branch names off every line and off each other', async () => {
+    const ship = '\n  commit id: "keel"\n  branch deck\n  commit id: "plank-with-a-long-name"\n  branch mast\n  commit id: "sail"\n  checkout deck\n  commit id: "hull" tag: "v0.1"\n  checkout main\n  merge mast\n  commit id: "launch"';
     const sources = [
-      'gitGraph\n  commit id: "keel"\n  branch deck\n  commit id: "plank"\n  branch mast\n  commit id: "sail"\n  checkout deck\n  commit id: "hull"\n  checkout main\n  merge mast\n  commit id: "launch"',
+      ...['gitGraph', 'gitGraph TB:', 'gitGraph BT:'].map((header) => `${header}${ship}`),
       ...readdirSync(DOCS).filter((name) => name.startsWith('gitgraph-')).map((name) => readFileSync(`${DOCS}/${name}`, 'utf8')),
     ];
     const found = [];

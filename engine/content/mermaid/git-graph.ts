@@ -140,8 +140,10 @@ function layout(graph: GitGraph, lanes: Map<number, number>, labels: Array<strin
     };
   }
   const step = 30;
-  const lane = Math.max(nameWidth + 10, 40);
   const besides = Math.max(0, ...graph.commits.map((_, index) => labelWidths[index]! + tagWidths[index]! + 16));
+  // Labels and tags sit left of their commits: lanes far enough apart that they stop short of the lane to the left.
+  const besideInner = Math.max(0, ...graph.commits.map((commit, index) => (lanes.get(commit.branch)! > 0 ? labelWidths[index]! + tagWidths[index]! + 16 : 0)));
+  const lane = Math.max(nameWidth + 10, 40, besideInner + RADIUS + 2);
   const x0 = MARGIN + Math.max(besides + RADIUS, nameWidth / 2);
   const y0 = MARGIN + 24 + 0.6 * step;
   const length = (last + 1) * step;
