@@ -5,6 +5,7 @@ import { cssColor, type DiagramColors } from './colors.js';
 import { actorsInTheirBoxes } from './actors.js';
 import { uprightAxisTitles } from './axis-titles.js';
 import { fitLabels } from './label-fit.js';
+import { erStatements, NAME_SPACE } from './er-statements.js';
 import { expandMarkers } from './markers.js';
 import { positionTextRuns } from './text-runs.js';
 import type { MermaidSource } from './source.js';
@@ -38,7 +39,7 @@ export async function renderWithBeautifulMermaid(source: MermaidSource, colors: 
     const graph = mermaid.parseMermaid(text);
     checkCount(graph.nodes.size + graph.edges.length, MAX_GRAPH_ELEMENTS, 'nodes and edges');
   } else if (GRAPH_TYPES.has(keyword)) checkCount(lines.length, MAX_GRAPH_ELEMENTS, 'statements');
-  const svg = mermaid.renderMermaidSVG(text, {
+  const drawn = mermaid.renderMermaidSVG(text, {
     bg: cssColor(colors.background),
     fg: cssColor(colors.text),
     line: cssColor(colors.line),
@@ -51,7 +52,17 @@ export async function renderWithBeautifulMermaid(source: MermaidSource, colors: 
     // The figure's own spacing sets it off from the text; 40 px all round would be too much.
     padding: 12,
   });
-  return svgToDrawing(positionTextRuns(uprightAxisTitles(fitLabels(expandMarkers(actorsInTheirBoxes(svg))))));
+  const svg = drawn.replaceAll(NAME_SPACE, ' ');
+  return svgToDrawing(positionTextRuns(uprightAxisTitles(fitLabels(expandMarkers(actorsInTheirBoxes(readableFaintText(svg, colors)))))));
+}
+
+/**
+ * beautiful-mermaid sets its faintest text ("(no attributes)" in an empty entity, a class member's
+ * visibility) at a quarter of the text colour over the page, under 2:1; the muted colour reads at
+ * 4.5:1 or more on the page and on node boxes in every theme.
+ */
+function readableFaintText(svg: string, colors: DiagramColors): string {
+  return svg.replace(/--_text-faint:[^;]*;/, `--_text-faint: ${cssColor(colors.muted)};`);
 }
 
 /**
@@ -70,7 +81,7 @@ function statements(source: MermaidSource): string[] {
   }
   // Statements may follow the header on its line (`graph TD; A-->B`), and are read as the body's.
   const [first, ...onHeaderLine] = header;
-  const body = [...onHeaderLine, ...(graph ? source.lines.flatMap(splitOutsideQuotes) : source.lines)];
+  const body = [...onHeaderLine, ...(graph ? source.lines.flatMap(splitOutsideQuotes) : keyword === 'erdiagram' ? erStatements(source.lines) : source.lines)];
   return [first!, ...(keyword === 'graph' || keyword === 'flowchart' ? body.map(spaceLinks) : body)];
 }
 

@@ -93,7 +93,8 @@ function luminance(color: Color): number {
   return 0.2126 * linear[0]! + 0.7152 * linear[1]! + 0.0722 * linear[2]!;
 }
 
-function contrast(a: Color, b: Color): number {
+/** WCAG contrast ratio of two colours, 1 to 21. */
+export function contrast(a: Color, b: Color): number {
   const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
   return (high + 0.05) / (low + 0.05);
 }

@@ -18,6 +18,16 @@ interface Geometry {
   height: number;
 }
 
+/**
+ * Where a commit's label sits, left to right: below the commit unless a line leaves it downwards,
+ * then above unless one leaves it upwards too, then below and to its right, clear of its line.
+ */
+type Side = 'below' | 'above' | 'right';
+
+/** Height of a label's band beside its lane, and of a tag's. */
+const LABEL_BAND = RADIUS + 4 + SMALL_SIZE + 2.5;
+const TAG_HEIGHT = SMALL_SIZE + 6;
+
 /** Branches as lanes, commits in the order written, branch-offs and merges as rounded elbows. */
 export function renderGitGraph(source: MermaidSource, colors: DiagramColors): Drawing {
   const graph = parseGitGraph(source);
@@ -25,7 +35,8 @@ export function renderGitGraph(source: MermaidSource, colors: DiagramColors): Dr
   const laneOf = (commit: Commit) => lanes.get(commit.branch)!;
   const branchColor = (branch: number) => seriesColor(colors, branch);
   const labels = graph.commits.map(commitLabel);
-  const geometry = layout(graph, lanes, labels);
+  const sides = labelSides(graph, lanes, labels);
+  const geometry = layout(graph, lanes, labels, sides);
   const canvas = new Canvas();
 
   // Each lane: a faint guide from its first commit to the end, and the branch's name.
@@ -58,13 +69,15 @@ export function renderGitGraph(source: MermaidSource, colors: DiagramColors): Dr
     const label = labels[index];
     // Labels below commits left to right; beside them, on the side away from branches, top to bottom.
     const labelWidth = label ? textWidth(label, SMALL_SIZE) + 4 : 0;
+    const side = sides[index]!;
     if (label) {
-      // On the page's colour, so lines crossing between lanes do not run through the words.
-      const [cx, cy] = graph.direction === 'LR' ? [x, y + RADIUS + 4 + SMALL_SIZE / 2 + 1] : [x - RADIUS - 5 - labelWidth / 2, y];
+      const offset = RADIUS + 4 + SMALL_SIZE / 2 + 1;
+      const [cx, cy] = graph.direction !== 'LR' ? [x - RADIUS - 5 - labelWidth / 2, y] : side === 'above' ? [x, y - offset] : [side === 'right' ? x + 3 + labelWidth / 2 : x, y + offset];
       canvas.rect(cx - labelWidth / 2, cy - SMALL_SIZE / 2 - 1.5, labelWidth, SMALL_SIZE + 3, { fill: colors.background, fillOpacity: 0.85 }, 2);
       canvas.text(label, cx, centredBaseline(cy, SMALL_SIZE), { size: SMALL_SIZE, color: colors.muted, anchor: 'middle' });
     }
-    if (commit.tag) drawTag(canvas, commit.tag, x, y, graph.direction === 'LR' ? 0 : labelWidth, graph.direction, colors);
+    const beside = graph.direction === 'LR' ? (label && side === 'above' ? LABEL_BAND - RADIUS : 0) : labelWidth;
+    if (commit.tag) drawTag(canvas, commit.tag, x, y, beside, graph.direction, colors);
   });
   return canvas.drawing(geometry.width, geometry.height);
 }
@@ -79,7 +92,27 @@ function commitLabel(commit: Commit): string | null {
   return commit.kind === 'cherry-pick' ? `cherry-pick: ${commit.picked}` : commit.id;
 }
 
-function layout(graph: GitGraph, lanes: Map<number, number>, labels: Array<string | null>): Geometry {
+/** Each commit's label side (left-to-right graphs), from the lines that leave it up or down. */
+function labelSides(graph: GitGraph, lanes: Map<number, number>, labels: Array<string | null>): Side[] {
+  const down = new Set<number>();
+  const up = new Set<number>();
+  const mark = (seq: number, fromLane: number, toLane: number) => (toLane > fromLane ? down : up).add(seq);
+  for (const commit of graph.commits) {
+    commit.parents.forEach((parent, index) => {
+      const [parentLane, lane] = [lanes.get(parent.branch)!, lanes.get(commit.branch)!];
+      if (parentLane === lane) return;
+      // A branch turns off at its parent; a merge turns in at the merge commit.
+      if (index === 0) mark(parent.seq, parentLane, lane);
+      else mark(commit.seq, lane, parentLane);
+    });
+  }
+  return graph.commits.map((commit, index) => {
+    if (!labels[index] || graph.direction !== 'LR' || !down.has(commit.seq)) return 'below';
+    return up.has(commit.seq) ? 'right' : 'above';
+  });
+}
+
+function layout(graph: GitGraph, lanes: Map<number, number>, labels: Array<string | null>, sides: Side[]): Geometry {
   const laneCount = lanes.size;
   const labelWidths = labels.map((label) => (label ? textWidth(label, SMALL_SIZE) : 0));
   const tagWidths = graph.commits.map((commit) => (commit.tag ? textWidth(commit.tag, SMALL_SIZE) + 10 : 0));
@@ -88,20 +121,29 @@ function layout(graph: GitGraph, lanes: Map<number, number>, labels: Array<strin
   const nameWidth = Math.max(...graph.branches.map((branch) => textWidth(branch.name, LABEL_SIZE, SEMIBOLD))) + 2 * PILL_PAD;
   const last = graph.commits.length - 1;
   if (graph.direction === 'LR') {
-    // Commits as close as their labels allow: neighbours on a lane must not overlap.
-    const step = Math.max(30, spacing(graph, lanes, labelWidths), spacing(graph, lanes, tagWidths));
-    const lane = 38;
+    // Commits as close as their labels allow: neighbours on a lane must not overlap, a centred
+    // label or tag must stop short of the lines at the next commits, a label set to the right of
+    // its commit short of the next one's.
+    const besideWidths = labelWidths.map((width, index) => (sides[index] === 'right' ? width : 0));
+    const step = Math.max(30, spacing(graph, lanes, labelWidths), spacing(graph, lanes, tagWidths), Math.max(labelWidth, tagWidth) / 2 + 6, Math.max(0, ...besideWidths) + 10);
+    // A lane's band above holds its labels set above and its tags; below, its labels: bands of
+    // neighbouring lanes must not meet.
+    const above = graph.commits.reduce((most, commit, index) => Math.max(most, (sides[index] === 'above' && labels[index] ? LABEL_BAND : RADIUS) + (commit.tag ? TAG_HEIGHT + 3 : 0)), RADIUS);
+    const below = labelWidth > 0 ? LABEL_BAND : RADIUS;
+    const lane = Math.max(38, above + below + 6);
     const x0 = MARGIN + nameWidth + 14 + 0.6 * step;
-    const y0 = MARGIN + (tagWidth > 0 ? 24 : 10);
+    const y0 = MARGIN + above + 4;
     return {
       point: (seq, index) => [x0 + seq * step, y0 + index * lane],
       width: x0 + (last + 0.4) * step + MARGIN,
-      height: y0 + (laneCount - 1) * lane + (labelWidth > 0 ? 22 : 12) + MARGIN,
+      height: y0 + (laneCount - 1) * lane + below + 4 + MARGIN,
     };
   }
   const step = 30;
-  const lane = Math.max(nameWidth + 10, 40);
   const besides = Math.max(0, ...graph.commits.map((_, index) => labelWidths[index]! + tagWidths[index]! + 16));
+  // Labels and tags sit left of their commits: lanes far enough apart that they stop short of the lane to the left.
+  const besideInner = Math.max(0, ...graph.commits.map((commit, index) => (lanes.get(commit.branch)! > 0 ? labelWidths[index]! + tagWidths[index]! + 16 : 0)));
+  const lane = Math.max(nameWidth + 10, 40, besideInner + RADIUS + 2);
   const x0 = MARGIN + Math.max(besides + RADIUS, nameWidth / 2);
   const y0 = MARGIN + 24 + 0.6 * step;
   const length = (last + 1) * step;
@@ -165,17 +207,18 @@ function drawBranchLabel(canvas: Canvas, name: string, [x, y]: Point, direction:
   canvas.text(name, left + width / 2, centredBaseline(top + height / 2, LABEL_SIZE, SEMIBOLD), { size: LABEL_SIZE, color: textOn(color, colors), font: SEMIBOLD, anchor: 'middle' });
 }
 
-/** A tag: a label with a pointed end towards its commit, above it (or beside it, top to bottom). */
-function drawTag(canvas: Canvas, tag: string, x: number, y: number, labelWidth: number, direction: GitGraph['direction'], colors: DiagramColors): void {
+/** A tag: a label with a pointed end towards its commit, above it (or beside it, top to bottom), `clearance` further off for the commit's label. */
+function drawTag(canvas: Canvas, tag: string, x: number, y: number, clearance: number, direction: GitGraph['direction'], colors: DiagramColors): void {
   const width = textWidth(tag, SMALL_SIZE) + 10;
-  const height = SMALL_SIZE + 6;
+  const height = TAG_HEIGHT;
   const paint = { fill: colors.surface, stroke: colors.border, strokeWidth: 0.75, join: 'round' as const };
   if (direction === 'LR') {
-    const top = y - RADIUS - 6 - height;
+    // Above the commit, or above its label when that is set above.
+    const top = y - RADIUS - 6 - height - clearance;
     canvas.path(`${roundedRect(x - width / 2, top, width, height, 2)}M${n(x - 3)} ${n(top + height)}L${n(x)} ${n(top + height + 3)}L${n(x + 3)} ${n(top + height)}`, paint);
     canvas.text(tag, x, centredBaseline(top + height / 2, SMALL_SIZE), { size: SMALL_SIZE, color: colors.text, anchor: 'middle' });
   } else {
-    const right = x - RADIUS - (labelWidth > 0 ? 10 : 6) - labelWidth;
+    const right = x - RADIUS - (clearance > 0 ? 10 : 6) - clearance;
     canvas.path(`${roundedRect(right - width, y - height / 2, width, height, 2)}M${n(right)} ${n(y - 3)}L${n(right + 3)} ${n(y)}L${n(right)} ${n(y + 3)}`, paint);
     canvas.text(tag, right - width / 2, centredBaseline(y, SMALL_SIZE), { size: SMALL_SIZE, color: colors.text, anchor: 'middle' });
   }
