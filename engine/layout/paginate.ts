@@ -46,8 +46,8 @@ const FLOAT_GAP = METRICS.paragraphGap * 1.5;
 export function paginate(nodes: readonly VNode[], settings: PaginateSettings): CutPage[] {
   const state: Pagination = { pages: [], headerShown: new Set(), printed: new Set(), deferred: [] };
   paginateRun(nodes, settings.geometry, settings, state);
-  // Figures still waiting when the document ends get a page of their own.
-  if (state.deferred.length > 0) addPage(fillPage([], 0, settings.geometry, state, settings.footnotes), settings.geometry, settings, state);
+  // Figures still waiting when the document ends get pages of their own.
+  while (state.deferred.length > 0) addPage(fillPage([], 0, settings.geometry, state, settings.footnotes), settings.geometry, settings, state);
   // A document with nothing to draw is still a valid PDF: one empty page.
   if (state.pages.length === 0) state.pages.push({ items: [], geometry: settings.geometry });
   return state.pages;
@@ -76,7 +76,7 @@ function paginateRun(nodes: readonly VNode[], geometry: PageGeometry, settings: 
     if (start >= nodes.length) break;
     const turn = landscapeAhead(nodes, start);
     if (turn !== -1) {
-      if (state.deferred.length > 0) addPage(fillPage([], 0, geometry, state, settings.footnotes), geometry, settings, state);
+      while (state.deferred.length > 0) addPage(fillPage([], 0, geometry, state, settings.footnotes), geometry, settings, state);
       const run = landscapeRun(nodes, start, turn);
       paginateRun(run.nodes, run.geometry, settings, state);
       start = run.end;
@@ -197,8 +197,20 @@ function fillPage(nodes: readonly VNode[], start: number, geometry: PageGeometry
   };
 
   if (repeated) place(repeated);
-  for (const figure of begin.deferred) take(figure, notesOf(figure));
-  if (begin.deferred.length > 0) y += FLOAT_GAP;
+  // Figures waiting from the page before come first, as many as fit (always one: the page
+  // moves on); the rest wait on, ahead of any figure met on this page.
+  const waiting = [...begin.deferred];
+  let carried = 0;
+  while (waiting.length > 0) {
+    const figure = waiting[0]!;
+    const notes = notesOf(figure);
+    if (carried > 0 && y + FLOAT_GAP + boxHeight(figure) + footHeight + notes.extra > height + 0.01) break;
+    take(figure, notes);
+    waiting.shift();
+    carried++;
+  }
+  if (carried > 0) y += FLOAT_GAP;
+  deferred.push(...waiting);
   const fixed = placed.length;
 
   let best: Candidate | null = null;
@@ -221,13 +233,14 @@ function fillPage(nodes: readonly VNode[], start: number, geometry: PageGeometry
       const boxes = node.kind === 'box' ? [node] : node.boxes;
       const notes = notesOf(boxes);
       const fits = y + boxHeight(boxes) + footHeight + notes.extra <= height + 0.01;
-      if (node.kind === 'float' && placed.length > fixed && (deferred.length > 0 || (!fits && !gluedToPrevious(nodes, index)))) {
+      if (node.kind === 'float' && (deferred.length > 0 || (placed.length > fixed && !fits && !gluedToPrevious(nodes, index)))) {
         // The figure waits for the next page; the text after it fills this one.
         deferred.push(node.boxes);
         skipGlue = true;
         continue;
       }
-      if (!fits && placed.length > fixed) break;
+      // Text goes on an empty page even when it does not fit; after figures it can wait.
+      if (!fits && (placed.length > fixed || carried > 0)) break;
       take(boxes, notes);
       skipGlue = false;
     } else if (node.kind === 'landscape') {

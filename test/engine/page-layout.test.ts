@@ -130,4 +130,17 @@ describe('the page', () => {
     assert.match(await pdftotext(pdf, { first: 1, last: 1 }), /AfterFigure/, 'the text after the figure fills the first page');
     assert.deepEqual((await imageList(pdf)).map((image) => image.page), [2], 'the figure heads page 2');
   });
+
+  it('should set every figure of a run longer than a page, in order, on as many pages as they need', async () => {
+    // Twenty diagrams, each a float: once more wait than a page holds, the rest wait on.
+    const diagrams = Array.from({ length: 20 }, (_, i) => `\`\`\`mermaid\nclassDiagram\n  class MARK${i} {\n    +int a\n  }\n\`\`\`\n`).join('\n');
+    const { pdf, pages } = await render(`${diagrams}\nEnd of the text.\n`);
+    const perPage = await Promise.all(Array.from({ length: pages }, (_, i) => pdftotext(pdf, { first: i + 1, last: i + 1 })));
+    const marks = perPage.flatMap((text) => [...text.matchAll(/MARK(\d+)/g)].map((match) => Number(match[1])));
+    assert.deepEqual(marks, Array.from({ length: 20 }, (_, i) => i), 'every diagram, once, in order');
+    const geometry = pageGeometry('a4');
+    for (const line of (await textLines(pdf)).filter((line) => /MARK|End of/.test(line.text))) {
+      assert.ok(line.bottom <= geometry.height - geometry.marginBottom + 1, `"${line.text}" on page ${line.page} below the text area`);
+    }
+  });
 });
