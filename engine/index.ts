@@ -10,7 +10,7 @@ import { buildDocument } from './document/build.js';
 import { layoutDocument } from './layout/document.js';
 import { paintDocument } from './paint/document.js';
 import { PhaseClock, type PhaseTimings } from './phase-clock.js';
-import { noLoader } from './resources/loader.js';
+import { noLoader, type ResourceLoader } from './resources/loader.js';
 import { harfBuzzReady } from './text/harfbuzz.js';
 import type { ResourceOutcome } from './resources/outcome.js';
 
@@ -27,25 +27,56 @@ export interface RenderResult {
 }
 
 export async function render(markdown: string, options: RenderOptions = {}): Promise<RenderResult> {
+  return renderSources([{ markdown, path: null, loader: options.loader ?? noLoader }], options);
+}
+
+/** One Markdown file of a document joined from several. */
+export interface MarkdownFile {
+  markdown: string;
+  /**
+   * The file's path from the files' common folder, with `/` between folders (`guide/setup.md`):
+   * a relative link from one file to another (`[see](setup.md#install)`) names it so.
+   */
+  path: string;
+  /** Where its images load from (relative paths from its own folder); default: `options.loader`. */
+  loader?: ResourceLoader;
+}
+
+/**
+ * Several Markdown files as one PDF, in order: each starts a new page under an outline entry of
+ * its own (its title, first H1 or path), names its headings and anchors for itself, and links to
+ * the others by their paths. The first file's front matter speaks for the whole document.
+ */
+export async function renderFiles(files: readonly MarkdownFile[], options: RenderOptions = {}): Promise<RenderResult> {
+  if (files.length === 0) throw new EmptyDocumentError();
+  return renderSources(files.map((file) => ({ markdown: file.markdown, path: file.path, loader: file.loader ?? options.loader ?? noLoader })), options);
+}
+
+interface Source {
+  markdown: string;
+  path: string | null;
+  loader: ResourceLoader;
+}
+
+async function renderSources(sources: readonly Source[], options: RenderOptions): Promise<RenderResult> {
   const clock = new PhaseClock();
   const features = resolveFeatures(options.features);
   const language = options.language === undefined ? undefined : validateLanguage(options.language);
   const bounds = resolveBounds(options.limits?.bounds);
   const signal = options.limits?.signal;
-  if (markdown.length === 0) throw new EmptyDocumentError();
+  if (sources.every((source) => source.markdown.length === 0)) throw new EmptyDocumentError();
 
   // Parsing needs no HarfBuzz, so in a fresh process it runs while HarfBuzz's WebAssembly compiles.
-  const source = parseMarkdown(markdown, features, bounds);
+  const parts = sources.map((source) => ({ source: parseMarkdown(source.markdown, features, bounds), loader: source.loader, path: source.path }));
   await harfBuzzReady;
   clock.mark('setup');
 
   throwIfAborted(signal);
-  const document = await buildDocument(source, {
+  const document = await buildDocument(parts, {
     features,
     language,
     bounds,
     signal,
-    loader: options.loader ?? noLoader,
     resourceMode: options.resources ?? 'strict',
     resourceBytes: options.limits?.resourceBytes ?? Number.POSITIVE_INFINITY,
     metadata: options.metadata ?? {},

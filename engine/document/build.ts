@@ -1,11 +1,11 @@
-import type { BlockContent, Definition, DefinitionContent, FootnoteDefinition as MdastFootnote, Heading, Nodes, Paragraph, RootContent, Table } from 'mdast';
+import type { BlockContent, Definition, DefinitionContent, Heading, Nodes, Paragraph, RootContent, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import GithubSlugger from 'github-slugger';
 import type { DocumentMetadata, Features, RendererBounds, ResourceMode } from '../options.js';
 import type { ParsedSource } from '../parse/markdown.js';
 import type { ResourceLoader } from '../resources/loader.js';
 import { ResourceTracker } from '../resources/tracker.js';
-import { FootnoteNumbering, LinkResolver, type BuildContext } from './context.js';
+import { FootnoteNumbering, LinkResolver, type BuildContext, type PartTargets } from './context.js';
 import { anchorsIn, shows } from './anchors.js';
 import { buildInlines } from './inlines.js';
 import { textInlines, type TextSetting } from './text-inlines.js';
@@ -21,56 +21,72 @@ export interface BuildSettings {
   language: string | undefined;
   bounds: RendererBounds;
   signal: AbortSignal | undefined;
-  loader: ResourceLoader;
   resourceMode: ResourceMode;
   resourceBytes: number;
   metadata: DocumentMetadata;
 }
 
+/** One Markdown file of a document, with where its images load from. */
+export interface DocumentPart {
+  source: ParsedSource;
+  loader: ResourceLoader;
+  /**
+   * Files joined into one document: the file's path from their common root, with `/` between
+   * folders, which relative links between them name. Null for a lone document.
+   */
+  path: string | null;
+}
+
 /** A fixed creation date: the engine reads no clock, so equal input gives equal bytes. */
 const FIXED_DATE = new Date(Date.UTC(2000, 0, 1));
 
-/** mdast → Quire's document: blocks with resolved styles, links, footnotes and loaded resources. */
-export async function buildDocument(source: ParsedSource, settings: BuildSettings): Promise<QuireDocument> {
-  const { tree, frontMatter } = source;
+/**
+ * mdast → Quire's document: blocks with resolved styles, links, footnotes and loaded resources.
+ * Several files make one document: each starts a new page under an outline entry of its own,
+ * names its places in a namespace of its own, and links to the others by their paths. The first
+ * file's front matter speaks for the whole (title block, contents, theme, paper, language).
+ */
+export async function buildDocument(parts: readonly DocumentPart[], settings: BuildSettings): Promise<QuireDocument> {
   const warnings: string[] = [];
-  const warn = (message: string) => {
-    if (warnings.length < 100) warnings.push(message);
+  const warnFor = (part: DocumentPart) => (message: string) => {
+    if (warnings.length < 100) warnings.push(part.path === null || parts.length === 1 ? message : `${part.path}: ${message}`);
   };
-  const definitions = new Map<string, Definition>();
-  const footnoteNodes = new Map<string, MdastFootnote>();
-  collectDefinitions(tree.children, definitions, footnoteNodes);
-
-  const slugger = new GithubSlugger();
-  const headingIds = new Map<Heading, string>();
-  forEachHeading(tree.children, (heading) => headingIds.set(heading, slugger.slug(headingText(heading))));
-  const firstH1 = firstH1Of(tree.children);
+  const footnotes = new FootnoteNumbering();
+  const named = await Promise.all(parts.map((part, index) => nameParts(part, index, footnotes)));
+  const byPath = new Map(named.flatMap(({ targets }) => (targets.path === null ? [] : [[targets.path, targets] as const])));
+  const frontMatter = parts[0]!.source.frontMatter;
+  const firstH1 = firstH1Of(parts[0]!.source.tree.children);
   const title = settings.metadata.title ?? frontMatter.title ?? (firstH1 && (await readableText(firstH1, { features: settings.features })));
-  const headings = new Set<string>(headingIds.values());
-  const targets = { headings, html: await htmlTargets(tree.children, headings) };
 
   const decodedPixels = new DecodedPixelBudget(settings.bounds.maxDecodedPixels);
   const resources = new ResourceTracker({
-    loader: settings.loader,
     mode: settings.resourceMode,
     budgetBytes: settings.resourceBytes,
     signal: settings.signal,
-    warn,
     decode: async (id, bytes) => decodedPixels.count(await decodeImage(id, bytes, { bounds: settings.bounds, svg: settings.features.svg })),
   });
-  const footnotes = new FootnoteNumbering(footnoteNodes);
-  const context: BuildContext = {
-    features: settings.features,
-    definitions,
-    footnotes,
-    links: new LinkResolver(targets, warn),
-    resources,
-    contentOptions: { theme: frontMatter.theme ?? settings.features.theme, signal: settings.signal },
-    warn,
-  };
-  const builder = new BlockBuilder(context, headingIds);
+  const contentOptions = { theme: frontMatter.theme ?? settings.features.theme, signal: settings.signal };
+  const builders = parts.map((part, index) => {
+    const { headingIds, targets, definitions } = named[index]!;
+    const warn = warnFor(part);
+    const context: BuildContext = {
+      features: settings.features,
+      definitions,
+      footnotes: footnotes.of(index),
+      links: new LinkResolver(targets, warn, byPath),
+      resources: { loadImage: (url) => resources.loadImage(url, part.loader, warn) },
+      contentOptions,
+      warn,
+    };
+    return new BlockBuilder(context, headingIds);
+  });
 
-  const blocks: Block[] = await builder.blocks(tree.children);
+  const blocks: Block[] = [];
+  for (const [index, part] of parts.entries()) {
+    const start = named[index]!.targets.start;
+    if (start !== null) blocks.push({ kind: 'part', dest: start, title: await partTitle(part, settings.features) });
+    pushAll(blocks, await builders[index]!.blocks(part.source.tree.children));
+  }
   // With a title in the front matter the first H1 is an ordinary heading, not the title — unless
   // it only repeats the title, which is then printed once, in the title block, under its anchor.
   if (frontMatter.title !== undefined) {
@@ -82,7 +98,7 @@ export async function buildDocument(source: ParsedSource, settings: BuildSetting
     const title: Block = { kind: 'title', title: (await line(frontMatter.title))!, subtitle: await line(frontMatter.subtitle), authors: await line(authors), date: await line(frontMatter.date), id: repeated?.id ?? null };
     // Anchors over or in the repeated H1 land on the title block.
     if (repeated) blocks.splice(at, 1, ...anchorsIn(repeated.content), title);
-    else blocks.unshift(title);
+    else blocks.splice(at === -1 ? blocks.length : at, 0, title);
   }
   if (frontMatter.toc) await insertToc(blocks, frontMatter.tocDepth ?? DEFAULT_TOC_DEPTH, settings.features);
 
@@ -90,7 +106,7 @@ export async function buildDocument(source: ParsedSource, settings: BuildSetting
   for (let index = 0; ; index++) {
     const referenced = footnotes.referenced(index);
     if (!referenced) break;
-    footnoteDefinitions.push({ number: referenced.number, dest: referenced.dest, blocks: await builder.blocks(referenced.node.children) });
+    footnoteDefinitions.push({ number: referenced.number, dest: referenced.dest, blocks: await builders[referenced.part]!.blocks(referenced.node.children) });
   }
 
   const metadata = settings.metadata;
@@ -111,8 +127,37 @@ export async function buildDocument(source: ParsedSource, settings: BuildSetting
     features: settings.features,
     resources: resources.outcome(),
     warnings,
-    source: source.markdown,
+    source: parts.map((part) => part.source.markdown).join('\n'),
   };
+}
+
+/** The names one file gives its places: heading slugs, HTML anchors, its link definitions and footnotes. */
+async function nameParts(part: DocumentPart, index: number, footnotes: FootnoteNumbering) {
+  const { tree } = part.source;
+  const definitions = new Map<string, Definition>();
+  forEachNode(tree.children, (node) => {
+    if (node.type === 'definition' && !definitions.has(node.identifier)) definitions.set(node.identifier, node);
+    if (node.type === 'footnoteDefinition') footnotes.define(index, node);
+  });
+  // The first file names its places as a lone document does; the others in a namespace each.
+  const prefix = index === 0 ? '' : `${index}:`;
+  const slugger = new GithubSlugger();
+  const headingIds = new Map<Heading, string>();
+  forEachHeading(tree.children, (heading) => headingIds.set(heading, prefix + slugger.slug(headingText(heading))));
+  const headings = new Set<string>([...headingIds.values()].map((id) => id.slice(prefix.length)));
+  const targets: PartTargets = {
+    targets: { headings, html: await htmlTargets(tree.children, headings) },
+    prefix,
+    path: part.path,
+    start: part.path === null ? null : `file:${index}`,
+  };
+  return { headingIds, targets, definitions };
+}
+
+/** What the outline calls a joined file: its front matter's title, else its first H1, else its path. */
+async function partTitle(part: DocumentPart, features: Features): Promise<string> {
+  const h1 = firstH1Of(part.source.tree.children);
+  return part.source.frontMatter.title ?? (h1 && (await readableText(h1, { features }))) ?? part.path!;
 }
 
 class BlockBuilder {
@@ -236,13 +281,6 @@ function imageTitle(node: Paragraph): string | null {
 }
 
 /** Link reference definitions and footnotes by identifier; the first definition wins. */
-function collectDefinitions(nodes: readonly Nodes[], definitions: Map<string, Definition>, footnotes: Map<string, MdastFootnote>): void {
-  forEachNode(nodes, (node) => {
-    if (node.type === 'definition' && !definitions.has(node.identifier)) definitions.set(node.identifier, node);
-    if (node.type === 'footnoteDefinition' && !footnotes.has(node.identifier)) footnotes.set(node.identifier, node);
-  });
-}
-
 function forEachNode(nodes: readonly Nodes[], visit: (node: Nodes) => void): void {
   const stack = [...nodes].reverse();
   while (stack.length > 0) {

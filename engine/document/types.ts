@@ -109,7 +109,9 @@ export type Block =
   | { kind: 'title'; title: Inline[]; subtitle: Inline[] | null; /** One line, the authors in order. */ authors: Inline[] | null; date: Inline[] | null; id: string | null }
   /** A formula, diagram or barcode on its own line; `appendix` repeats it on a page of its own. */
   | { kind: 'drawing'; drawing: Drawing; role: 'Figure' | 'Formula'; alt: string; caption: string | null; appendix: boolean }
-  | Anchor;
+  | Anchor
+  /** Where a file joined into the document starts: a new page, named `dest`, a top entry of the outline. */
+  | { kind: 'part'; dest: string; title: string };
 
 /** A line of code as tokens; an emoji is a token of its own, with its drawing. */
 export type HighlightedLine = Array<{ text: string; color: Color | null; bold?: boolean; italic?: boolean; emoji?: Drawing }>;

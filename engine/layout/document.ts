@@ -128,7 +128,11 @@ function outlineOf(blocks: readonly Block[]): OutlineEntry[] {
   const entries: OutlineEntry[] = [];
   const visit = (list: readonly Block[]) => {
     for (const block of list) {
-      if (block.kind === 'heading') entries.push({ title: block.text, dest: block.id, level: block.level });
+      if (block.kind === 'heading') {
+        // A file's entry named after its leading heading stands for that heading too.
+        const last = entries.at(-1);
+        if (!(last?.level === 0 && last.title === block.text)) entries.push({ title: block.text, dest: block.id, level: block.level });
+      } else if (block.kind === 'part') entries.push({ title: block.title, dest: block.dest, level: 0 });
       else if (block.kind === 'quote') visit(block.children);
       else if (block.kind === 'list') block.items.forEach((item) => visit(item.children));
     }

@@ -70,14 +70,16 @@ interface Pagination {
  */
 function paginateRun(nodes: readonly VNode[], geometry: PageGeometry, settings: PaginateSettings, state: Pagination): void {
   let start = 0;
+  let stop = -1;
   while (start < nodes.length) {
     throwIfAborted(settings.signal);
     start = skipDiscardable(nodes, start);
     if (start >= nodes.length) break;
-    const turn = landscapeAhead(nodes, start);
-    if (turn !== -1) {
+    // Pages only move on: a stop found from an earlier start is still the first from this one.
+    if (stop < start) stop = nextStop(nodes, start);
+    if (nodes[stop]?.kind === 'landscape') {
       while (state.deferred.length > 0) addPage(fillPage([], 0, geometry, state, settings.footnotes), geometry, settings, state);
-      const run = landscapeRun(nodes, start, turn);
+      const run = landscapeRun(nodes, start, stop);
       paginateRun(run.nodes, run.geometry, settings, state);
       start = run.end;
       continue;
@@ -110,13 +112,15 @@ function isLegalBreak(nodes: readonly VNode[], index: number): boolean {
   return node.kind === 'penalty' && node.cost < INFINITE_COST;
 }
 
-/** The landscape run this page must start with (no legal break before it), or -1. */
-function landscapeAhead(nodes: readonly VNode[], start: number): number {
+/**
+ * The first landscape run or legal break at or after `start` (the nodes' length for none): a
+ * page that starts before a landscape run with no legal break between must start with the run.
+ */
+function nextStop(nodes: readonly VNode[], start: number): number {
   for (let index = start; index < nodes.length; index++) {
-    if (nodes[index]!.kind === 'landscape') return index;
-    if (isLegalBreak(nodes, index)) return -1;
+    if (nodes[index]!.kind === 'landscape' || isLegalBreak(nodes, index)) return index;
   }
-  return -1;
+  return nodes.length;
 }
 
 /**

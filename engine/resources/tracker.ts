@@ -7,12 +7,9 @@ import { ResourceLoadError, type LoadedResource, type ResourceLoader } from './l
 import type { ResourceOutcome } from './outcome.js';
 
 export interface ResourceSettings {
-  loader: ResourceLoader;
   mode: ResourceMode;
   budgetBytes: number;
   signal: AbortSignal | undefined;
-  /** Told of each failure drawn as a placeholder (lenient mode), for people. */
-  warn(message: string): void;
   /** Loaded bytes → an image to place (null: left out), throwing ResourceLoadError when unreadable. */
   decode(id: string, bytes: Uint8Array, mediaType: string | undefined): Promise<ImageResource | null>;
 }
@@ -29,12 +26,15 @@ export class ResourceTracker {
 
   constructor(private readonly settings: ResourceSettings) {}
 
-  /** The image at `url`, a placeholder for a failure in lenient mode, or null when it is left out. */
-  async loadImage(url: string): Promise<ImageResource | null> {
+  /**
+   * The image at `url` from `loader`, a placeholder for a failure in lenient mode (told to
+   * `warn`, for people), or null when it is left out.
+   */
+  async loadImage(url: string, loader: ResourceLoader, warn: (message: string) => void): Promise<ImageResource | null> {
     const id = String(++this.count);
     throwIfAborted(this.settings.signal);
     try {
-      const loaded = await this.fetch(url);
+      const loaded = await this.fetch(url, loader);
       this.bytes += loaded.bytes.length;
       this.content.update(`${id}:${loaded.bytes.length}\n`).update(loaded.bytes);
       if (this.bytes > this.settings.budgetBytes) throw new ResourceBudgetError(this.settings.budgetBytes);
@@ -43,7 +43,7 @@ export class ResourceTracker {
       if (!(error instanceof ResourceLoadError)) throw error;
       if (this.settings.mode === 'strict') throw new ResourceError(id, error.reason, `resource ${id} could not be loaded: ${error.message}`);
       this.failed.push(id);
-      this.settings.warn(`image ${id} (${shownUrl(url)}) could not be loaded: ${error.reason} (${error.message}); drawn as a placeholder`);
+      warn(`image ${id} (${shownUrl(url)}) could not be loaded: ${error.reason} (${error.message}); drawn as a placeholder`);
       return { kind: 'failed', id, reason: error.reason };
     }
   }
@@ -52,10 +52,10 @@ export class ResourceTracker {
     return { total: this.count, failed: [...this.failed], bytes: this.bytes, digest: this.content.copy().digest('hex') };
   }
 
-  private async fetch(url: string): Promise<LoadedResource> {
+  private async fetch(url: string, loader: ResourceLoader): Promise<LoadedResource> {
     const remainingBytes = Math.max(0, this.settings.budgetBytes - this.bytes);
     if (isDataUri(url)) return decodeDataUri(url);
-    return this.settings.loader.load(url, { signal: this.settings.signal, remainingBytes });
+    return loader.load(url, { signal: this.settings.signal, remainingBytes });
   }
 }
 

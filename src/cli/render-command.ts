@@ -8,7 +8,7 @@ import { CliError } from './cli-error.js';
 import { yieldHelperThreads } from './helper-threads.js';
 import { parseRenderArguments, type RenderArguments } from './render/arguments.js';
 import { pages, renderEachFile } from './render/each-file.js';
-import { commonFolder, renderFile, type RenderSettings } from './render/render-file.js';
+import { commonFolder, renderFile, renderJoined, type RenderSettings } from './render/render-file.js';
 import { fetchProgress, StatusLine } from './render/status-line.js';
 import { watchFile } from './render/watch-file.js';
 
@@ -22,7 +22,6 @@ export async function renderCommand(argv: string[]): Promise<void> {
     root: path.resolve(args.root ?? commonFolder(args.inputs)),
   };
   if (args.outDir !== null) return renderEachFile(args.inputs, args.outDir, settings);
-  if (args.inputs.length > 1) throw new CliError('joining several files into one PDF is not built yet: use --out-dir DIR for one PDF each');
   const [input] = args.inputs as [string];
   const output = outputOf(input, args);
   if (args.watch) {
@@ -31,7 +30,8 @@ export async function renderCommand(argv: string[]): Promise<void> {
   }
 
   const status = new StatusLine();
-  const rendered = await renderFile(input, { ...settings, onFetch: fetchProgress(status, input) });
+  const fetching = { ...settings, onFetch: fetchProgress(status, input) };
+  const rendered = args.inputs.length > 1 ? await renderJoined(args.inputs, fetching) : await renderFile(input, fetching);
   status.clear();
   for (const warning of rendered.warnings) process.stderr.write(`quire: warning: ${warning}\n`);
   if (output === null) {

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -17,6 +17,7 @@ import { startTestServer, type TestServer } from '../net/support/test-server.js'
 import { FIXTURES } from '../support/fixtures.js';
 import { rasterImageCount } from '../support/pdf-content.js';
 import { pdftotext } from '../support/pdf-tools.js';
+import { destinationPage, links, outline, type OutlineItem } from '../support/pdfjs.js';
 
 const QUIRE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/quire');
 const PNG = readFileSync(path.join(FIXTURES, 'images/dot.png'));
@@ -101,6 +102,30 @@ describe('quire render on real work', () => {
     assert.equal(strict.status, 1);
     assert.match(strict.stderr, /^quire: resource 1 could not be loaded: the server answered 404\n$/);
     assert.equal(existsSync(path.join(dir, 'strict.pdf')), false);
+  });
+
+  it('should join files into one PDF: each from a new page, one outline, images from each file\'s folder, links between them', async () => {
+    const book = path.join(dir, 'book');
+    mkdirSync(path.join(book, 'guide/images'), { recursive: true });
+    copyFileSync(path.join(FIXTURES, 'images/dot.png'), path.join(book, 'guide/images/dot.png'));
+    writeFileSync(path.join(book, 'intro.md'), '# Introduction\n\nStart here, then [install it](guide/setup.md#install) or read [the guide](guide/setup.md).[^1]\n\n## Overview\n\nIntro text.\n\n[^1]: The intro\'s note.\n');
+    writeFileSync(path.join(book, 'guide/setup.md'), '# Setup\n\n![A dot](images/dot.png)\n\n## Install\n\nInstall text, back to [the overview](../intro.md#overview).[^1]\n\n[^1]: The setup\'s own first note.\n');
+    writeFileSync(path.join(book, 'guide/last.md'), '# Overview\n\nThe same heading name as the intro\'s, kept apart: [here](#overview).\n');
+    const output = path.join(dir, 'book.pdf');
+    const run = await quire(['render', path.join(book, 'intro.md'), path.join(book, 'guide/setup.md'), path.join(book, 'guide/last.md'), '-o', output]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.doesNotMatch(run.stderr, /warning/);
+    const pdf = readFileSync(output);
+    const pageText = await Promise.all([1, 2, 3].map((page) => pdftotext(pdf, { first: page, last: page })));
+    assert.match(pageText[0]!, /^Introduction[\s\S]*Intro text\.[\s\S]*The intro’s note\./);
+    assert.match(pageText[1]!, /^Setup[\s\S]*Install text[\s\S]*The setup’s own first note\./);
+    assert.match(pageText[2]!, /^Overview\s+The same heading name/);
+    assert.ok((await rasterImageCount(pdf)) > 0, "setup.md's image, from its own folder");
+    const titles = (items: OutlineItem[]): unknown => items.map((item) => (item.children.length ? [item.title, titles(item.children)] : item.title));
+    assert.deepEqual(titles(await outline(pdf)), [['Introduction', ['Overview']], ['Setup', ['Install']], 'Overview']);
+    const targets = await Promise.all((await links(pdf)).filter((link) => link.dest !== null).map(async (link) => [link.page, await destinationPage(pdf, link.dest!)]));
+    // intro → setup's Install and its first page, and the note; setup → intro's Overview, and its note; last → its own Overview.
+    assert.deepEqual(targets.filter(([from, to]) => from !== to || from === 3).sort(), [[1, 2], [1, 2], [2, 1], [3, 3]].sort());
   });
 
   it('should render each file to its own PDF with --out-dir, reporting a failing file and going on', async () => {

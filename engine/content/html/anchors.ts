@@ -37,5 +37,8 @@ export function anchorsWithin(nodes: readonly ChildNode[], env: HtmlEnv): Anchor
 }
 
 function anchors(names: readonly string[], env: HtmlEnv): Anchor[] {
-  return names.filter((name) => env.context.links.isHtmlTarget(name)).map((name) => ({ kind: 'anchor', name }));
+  return names.flatMap((name) => {
+    const dest = env.context.links.htmlTarget(name);
+    return dest === null ? [] : [{ kind: 'anchor', name: dest }];
+  });
 }

@@ -1,6 +1,6 @@
 import type { Block } from '../../document/types.js';
 import { throwIfAborted } from '../../errors.js';
-import { box, gap, type BlockNodes, type BoxItem, type VBox, type VNode } from '../vertical.js';
+import { box, gap, INFINITE_COST, penalty, type BlockNodes, type BoxItem, type VBox, type VNode } from '../vertical.js';
 import { destination } from '../frame.js';
 import type { BlockFrame, LayoutContext } from './context.js';
 import { layoutCode } from './code.js';
@@ -42,6 +42,9 @@ export function layoutBlock(block: Block, frame: BlockFrame, context: LayoutCont
       return layoutDrawingBlock(block, frame, context);
     case 'anchor':
       return { nodes: [box(0, [destination(block.name, frame.x)], frame.containers)], spaceBefore: 0, spaceAfter: 0 };
+    case 'part':
+      // A new page (not before the first), named for links and the outline, taking no space.
+      return { nodes: [penalty(-INFINITE_COST, true), box(0, [destination(block.dest, frame.x)], frame.containers)], spaceBefore: 0, spaceAfter: 0 };
   }
 }
 
@@ -60,6 +63,12 @@ export function layoutBlocks(blocks: readonly Block[], frame: BlockFrame, contex
     throwIfAborted(context.signal);
     const laid = layoutBlock(block, frame, context);
     const leading = first;
+    if (block.kind === 'part') {
+      if (nodes.length > 0) nodes.push(laid.nodes[0]!);
+      waiting.push(...(laid.nodes[1] as VBox).items);
+      first = true;
+      continue;
+    }
     if (block.kind !== 'anchor') first = false;
     if (holdsOnlyDestinations(laid.nodes)) {
       waiting.push(...laid.nodes.flatMap((node) => (node.kind === 'box' ? node.items : [])));
@@ -72,7 +81,7 @@ export function layoutBlocks(blocks: readonly Block[], frame: BlockFrame, contex
       waiting = [];
     }
     if (nodes.length === 0) spaceBefore = leading ? laid.spaceBefore : 0;
-    else nodes.push(gap(Math.max(spaceAfter, laid.spaceBefore)));
+    else if (!leading) nodes.push(gap(Math.max(spaceAfter, laid.spaceBefore)));
     nodes.push(...laid.nodes);
     spaceAfter = laid.spaceAfter;
   }

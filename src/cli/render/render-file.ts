@@ -1,7 +1,7 @@
 /** One Markdown file (or standard input) to PDF bytes, as `quire render` sets the engine up. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { QuireError, render } from '../../../engine/index.js';
+import { QuireError, render, renderFiles, type MarkdownFile, type RenderOptions, type RenderResult, type ResourceLoader } from '../../../engine/index.js';
 import { CliError } from '../cli-error.js';
 import { CLI_RESOURCE_BYTES, type RenderArguments } from './arguments.js';
 import { cliLoader } from './resource-loader.js';
@@ -20,9 +20,33 @@ export type RenderSettings = Pick<RenderArguments, 'offline' | 'resources' | 'op
 
 export async function renderFile(input: string, settings: RenderSettings): Promise<RenderedFile> {
   const markdown = await readMarkdown(input);
-  const loader = cliLoader({ baseDir: inputFolder(input), root: settings.root, offline: settings.offline, ...(settings.onFetch && { onFetch: settings.onFetch }) });
+  return engineErrors(() => render(markdown, { ...engineOptions(settings), loader: loaderFor(input, settings) }));
+}
+
+/** Several files as one PDF, each from a new page, linking to each other by their paths. */
+export async function renderJoined(inputs: string[], settings: RenderSettings): Promise<RenderedFile> {
+  if (inputs.includes('-')) throw new CliError('standard input (-) cannot be joined with files: it has no path for links to name');
+  const files: MarkdownFile[] = [];
+  for (const input of inputs) {
+    const relative = path.relative(settings.root, path.resolve(input));
+    if (relative.startsWith('..') || path.isAbsolute(relative)) throw new CliError(`${input} is outside --root ${settings.root}`);
+    files.push({ markdown: await readMarkdown(input), path: relative.split(path.sep).join('/'), loader: loaderFor(input, settings) });
+  }
+  return engineErrors(() => renderFiles(files, engineOptions(settings)));
+}
+
+function loaderFor(input: string, settings: RenderSettings): ResourceLoader {
+  return cliLoader({ baseDir: inputFolder(input), root: settings.root, offline: settings.offline, ...(settings.onFetch && { onFetch: settings.onFetch }) });
+}
+
+function engineOptions(settings: RenderSettings): RenderOptions {
+  return { ...settings.options, resources: settings.resources, limits: { resourceBytes: CLI_RESOURCE_BYTES } };
+}
+
+/** The engine's result, its typed errors as one line for the user. */
+async function engineErrors(run: () => Promise<RenderResult>): Promise<RenderedFile> {
   try {
-    const result = await render(markdown, { ...settings.options, resources: settings.resources, loader, limits: { resourceBytes: CLI_RESOURCE_BYTES } });
+    const result = await run();
     return { pdf: result.pdf, pages: result.pages, warnings: result.warnings };
   } catch (error) {
     if (error instanceof QuireError) throw new CliError(describe(error), 1);
