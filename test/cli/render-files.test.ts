@@ -15,7 +15,7 @@ import { startDnsStub, type DnsStub } from '../net/support/dns-stub.js';
 import { makeTestCa } from '../net/support/test-ca.js';
 import { startTestServer, type TestServer } from '../net/support/test-server.js';
 import { FIXTURES } from '../support/fixtures.js';
-import { rasterImageCount } from '../support/pdf-content.js';
+import { rasterImageCount, structureAlts } from '../support/pdf-content.js';
 import { pdftotext } from '../support/pdf-tools.js';
 import { destinationPage, links, outline, type OutlineItem } from '../support/pdfjs.js';
 
@@ -123,6 +123,7 @@ describe('quire render on real work', () => {
     assert.ok((await rasterImageCount(pdf)) > 0, "setup.md's image, from its own folder");
     const titles = (items: OutlineItem[]): unknown => items.map((item) => (item.children.length ? [item.title, titles(item.children)] : item.title));
     assert.deepEqual(titles(await outline(pdf)), [['Introduction', ['Overview']], ['Setup', ['Install']], 'Overview']);
+    assert.equal((await structureAlts(pdf, 'Part')).length, 3, 'each file tagged as a Part');
     const targets = await Promise.all((await links(pdf)).filter((link) => link.dest !== null).map(async (link) => [link.page, await destinationPage(pdf, link.dest!)]));
     // intro → setup's Install and its first page, and the note; setup → intro's Overview, and its note; last → its own Overview.
     assert.deepEqual(targets.filter(([from, to]) => from !== to || from === 3).sort(), [[1, 2], [1, 2], [2, 1], [3, 3]].sort());

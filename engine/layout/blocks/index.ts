@@ -59,9 +59,12 @@ export function layoutBlocks(blocks: readonly Block[], frame: BlockFrame, contex
   let spaceAfter = 0;
   let waiting: BoxItem[] = [];
   let first = true;
+  // A joined file's blocks are tagged inside a Part of their own.
+  let current = frame;
   for (const block of blocks) {
     throwIfAborted(context.signal);
-    const laid = layoutBlock(block, frame, context);
+    if (block.kind === 'part') current = { ...frame, tag: context.tagger.add('Part', frame.tag) };
+    const laid = layoutBlock(block, current, context);
     const leading = first;
     if (block.kind === 'part') {
       if (nodes.length > 0) nodes.push(laid.nodes[0]!);
