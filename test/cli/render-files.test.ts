@@ -160,7 +160,7 @@ describe('quire render on real work', () => {
     assert.doesNotMatch(run.stdout.toString(), /%PDF/);
   });
 
-  it('should render again on every save with --watch, and keep going after an error', async () => {
+  it('should render again on every save of the file or an image it shows with --watch, and keep going after an error', async () => {
     const file = path.join(dir, 'watched.md');
     const output = path.join(dir, 'watched.pdf');
     writeFileSync(file, 'First version.\n');
@@ -188,6 +188,16 @@ describe('quire render on real work', () => {
       assert.equal(lines(/front matter/), 1, stderr);
       assert.match(stderr, /^quire: wrote .*watched\.pdf \(1 page, [\d.]+ s\)$/m);
       assert.match(await pdftotext(readFileSync(output)), /Third version\./);
+      // An image the file shows is followed too: here it appears after the render that missed it.
+      const picture = path.join(dir, 'watch-images/picture.png');
+      writeFileSync(file, 'Fourth version.\n\n![A picture](watch-images/picture.png)\n');
+      await until(4);
+      assert.equal(lines(/warning: image 1 \(watch-images\/picture\.png\)/), 1, stderr);
+      mkdirSync(path.dirname(picture));
+      copyFileSync(path.join(FIXTURES, 'images/dot.png'), picture);
+      await until(5);
+      assert.equal(lines(/warning/), 1, 'the fifth render found the picture');
+      assert.ok((await rasterImageCount(readFileSync(output))) > 0);
     } finally {
       child.kill('SIGINT');
     }

@@ -16,6 +16,7 @@ export type RenderSettings = Pick<RenderArguments, 'offline' | 'resources' | 'op
   /** Local images never load from outside this folder. */
   root: string;
   onFetch?: (event: 'start' | 'end') => void;
+  onLocalFile?: (file: string) => void;
 };
 
 export async function renderFile(input: string, settings: RenderSettings): Promise<RenderedFile> {
@@ -36,7 +37,8 @@ export async function renderJoined(inputs: string[], settings: RenderSettings): 
 }
 
 function loaderFor(input: string, settings: RenderSettings): ResourceLoader {
-  return cliLoader({ baseDir: inputFolder(input), root: settings.root, offline: settings.offline, ...(settings.onFetch && { onFetch: settings.onFetch }) });
+  const { onFetch, onLocalFile } = settings;
+  return cliLoader({ baseDir: inputFolder(input), root: settings.root, offline: settings.offline, ...(onFetch && { onFetch }), ...(onLocalFile && { onLocalFile }) });
 }
 
 function engineOptions(settings: RenderSettings): RenderOptions {

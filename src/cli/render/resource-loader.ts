@@ -4,6 +4,7 @@
  * --offline, nothing remote at all.
  */
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { folderLoader, ResourceLoadError, type ResourceLoader } from '../../../engine/index.js';
 import { netSettingsFromEnv } from '../../net/net-settings.js';
 import { RemoteLoader, RESOURCE_SCHEMES } from '../../net/remote-loader.js';
@@ -17,6 +18,8 @@ export interface CliLoaderSettings {
   offline: boolean;
   /** Told when a remote fetch starts and ends. */
   onFetch?: (event: 'start' | 'end') => void;
+  /** Told the file behind each local image the document asks for (whether it loads or not). */
+  onLocalFile?: (file: string) => void;
 }
 
 export function cliLoader(settings: CliLoaderSettings): ResourceLoader {
@@ -24,7 +27,10 @@ export function cliLoader(settings: CliLoaderSettings): ResourceLoader {
   let remote: RemoteLoader | undefined;
   return {
     load(url, context) {
-      if (!isRemote(url)) return local.load(url, context);
+      if (!isRemote(url)) {
+        settings.onLocalFile?.(localFile(settings.baseDir, url));
+        return local.load(url, context);
+      }
       if (settings.offline) throw new ResourceLoadError('disabled', 'remote images are not loaded with --offline');
       remote ??= new RemoteLoader({
         settings: netSettingsFromEnv(process.env),
@@ -37,6 +43,17 @@ export function cliLoader(settings: CliLoaderSettings): ResourceLoader {
       return remote.load(url, context);
     },
   };
+}
+
+/** The file a relative path or file: URL names, as the folder loader reads it. */
+function localFile(baseDir: string, url: string): string {
+  if (/^file:/i.test(url)) return URL.canParse(url) ? decodeURIComponent(new URL(url).pathname) : url;
+  const relative = url.split(/[?#]/)[0]!;
+  try {
+    return path.resolve(baseDir, decodeURIComponent(relative));
+  } catch {
+    return path.resolve(baseDir, relative);
+  }
 }
 
 function isRemote(url: string): boolean {

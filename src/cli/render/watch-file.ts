@@ -1,9 +1,11 @@
 /**
- * `quire render notes.md --watch`: renders, then renders again after every save until
- * interrupted, one line per render. The folder is watched, not the file: editors often save by
- * writing a new file and renaming it over the old one, which ends a watch on the file itself.
+ * `quire render notes.md --watch`: renders, then renders again after every save of the file or
+ * of a local image it shows, until interrupted, one line per render. The file's folder is
+ * watched, not the file: editors often save by writing a new file and renaming it over the old
+ * one, which ends a watch on the file itself. Images may be anywhere under the root, so each is
+ * polled (a watch per folder would be needed otherwise).
  */
-import { watch } from 'node:fs';
+import { unwatchFile, watch, watchFile as pollFile } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pages, seconds } from './each-file.js';
@@ -12,6 +14,8 @@ import { StatusLine } from './status-line.js';
 
 /** Saves closer together than this are one change (an editor may write a file in several steps). */
 const DEBOUNCE_MS = 120;
+/** How often a shown image's file is checked for a change. */
+const IMAGE_POLL_MS = 400;
 
 export function watchFile(input: string, output: string, settings: RenderSettings): Promise<never> {
   const status = new StatusLine();
@@ -19,17 +23,20 @@ export function watchFile(input: string, output: string, settings: RenderSetting
   let running = false;
   let again = false;
 
+  let images = new Set<string>();
   const renderOnce = async () => {
     running = true;
     const started = performance.now();
+    const shown = new Set<string>();
     try {
-      const rendered = await renderFile(input, settings);
+      const rendered = await renderFile(input, { ...settings, onLocalFile: (file) => shown.add(file) });
       await writeFile(output, rendered.pdf);
       for (const warning of rendered.warnings) status.print(`quire: warning: ${warning}`);
       status.print(`quire: wrote ${output} (${pages(rendered.pages)}, ${seconds(performance.now() - started)})`);
     } catch (error) {
       status.print(`quire: ${input}: ${error instanceof Error ? error.message : String(error)}`);
     }
+    follow(shown);
     running = false;
     if (again) {
       again = false;
@@ -37,6 +44,12 @@ export function watchFile(input: string, output: string, settings: RenderSetting
     } else {
       status.show(`quire: watching ${input} (Ctrl-C to stop)`);
     }
+  };
+  /** Polls the images this render showed, and stops polling those it no longer does. */
+  const follow = (shown: Set<string>) => {
+    for (const file of images) if (!shown.has(file)) unwatchFile(file);
+    for (const file of shown) if (!images.has(file)) pollFile(file, { interval: IMAGE_POLL_MS }, (now, before) => now.mtimeMs !== before.mtimeMs && changed());
+    images = shown;
   };
   const changed = () => {
     clearTimeout(timer);
