@@ -352,10 +352,10 @@ async function insertToc(blocks: Block[], depth: number, features: Features): Pr
     const link = { target: { kind: 'internal' as const, dest: heading.id }, description: heading.text };
     entries.push({ level: heading.level, content: await textInlines(heading.text, { ...PLAIN, link }, features.emoji), dest: heading.id });
   }
-  blocks.splice(title ? at + 1 : 0, 0, { kind: 'toc', entries });
+  blocks.splice(title ? at + 1 : blocks[0]?.kind === 'part' ? 1 : 0, 0, { kind: 'toc', entries });
 }
 
-/** Where the first block that shows something is (anchors before it only name its place); -1 for none. */
+/** Where the first block that shows something is (anchors and a file's start only name its place); -1 for none. */
 function leadingIndex(blocks: readonly Block[]): number {
-  return blocks.findIndex((block) => block.kind !== 'anchor');
+  return blocks.findIndex((block) => block.kind !== 'anchor' && block.kind !== 'part');
 }

@@ -129,6 +129,22 @@ describe('quire render on real work', () => {
     assert.deepEqual(targets.filter(([from, to]) => from !== to || from === 3).sort(), [[1, 2], [1, 2], [2, 1], [3, 3]].sort());
   });
 
+  it("should give joined files one title block and one contents, from the first file's front matter", async () => {
+    const first = path.join(dir, 'book-one.md');
+    const second = path.join(dir, 'book-two.md');
+    writeFileSync(first, '---\ntitle: The Whole Book\ntoc: true\n---\n\n# Chapter One\n\nFirst chapter text.\n');
+    writeFileSync(second, '---\ntitle: Ignored For The Book\n---\n\n# Chapter Two\n\nSecond chapter text.\n');
+    const output = path.join(dir, 'titled-book.pdf');
+    const run = await quire(['render', first, second, '-o', output]);
+    assert.equal(run.status, 0, run.stderr);
+    const pdf = readFileSync(output);
+    const [one, two] = await Promise.all([1, 2].map((page) => pdftotext(pdf, { first: page, last: page })));
+    assert.match(one!, /^The Whole Book[\s\S]*Contents[\s\S]*Chapter One[\s\S]*Chapter Two[\s\S]*First chapter text\./);
+    assert.match(two!, /^Chapter Two\s+Second chapter text\./);
+    const contents = (await links(pdf)).filter((link) => link.page === 1 && link.dest !== null);
+    assert.deepEqual(await Promise.all(contents.map((link) => destinationPage(pdf, link.dest!))), [1, 2]);
+  });
+
   it('should render each file to its own PDF with --out-dir, reporting a failing file and going on', async () => {
     const files = ['one', 'two', 'three'].map((name) => path.join(dir, `${name}.md`));
     files.forEach((file, i) => writeFileSync(file, `# File ${i + 1}\n\nBody of file ${i + 1}.\n`));

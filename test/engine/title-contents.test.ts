@@ -51,6 +51,9 @@ describe('the title block and the contents', () => {
     const rights = numbers.map((line) => Math.round(line.right * 10) / 10);
     assert.ok(Math.max(...rights) - Math.min(...rights) < 0.5, `numbers end at ${Math.min(...rights)}–${Math.max(...rights)}`);
     assert.doesNotMatch(await pdftotext(pdf, { first: 1, last: 1 }), /\.\.\./, 'leaders are not text');
+    // The leaders' dot is the text's full stop: it still extracts where the text has one.
+    const { pdf: short } = await render('---\ntoc: true\n---\n\n# One\n\nA sentence ends here.\n\n## Two\n');
+    assert.match(await pdftotext(short), /A sentence ends here\./);
     const { uncompressed } = await import('../support/pdf-content.js');
     assert.match(await uncompressed(pdf), /\/Artifact BMC[^E]*?\[(?:<[0-9a-f]{4}>\s*-?[\d.]*\s*){20,}\] TJ/, 'a run of leader dots drawn as an artifact');
   });

@@ -63,6 +63,7 @@ function leaders(from: number, to: number, baseline: number, context: LayoutCont
   const dot = face.shape('.', 'ltr', 'text').glyphs[0]!;
   const first = Math.ceil((from + LEADER_CLEAR) / LEADER_STEP) * LEADER_STEP;
   const count = Math.max(0, Math.floor((to - LEADER_CLEAR - first) / LEADER_STEP) + 1);
-  const glyphs = Array.from({ length: count }, () => ({ id: dot.id, advance: LEADER_STEP, dx: 0, dy: 0, chars: '' }));
+  // The dot keeps its character: a font maps each glyph to one text, for every use of it.
+  const glyphs = Array.from({ length: count }, () => ({ id: dot.id, advance: LEADER_STEP, dx: 0, dy: 0, chars: '.' }));
   return { kind: 'glyphs', x: first, y: baseline, face: face.key, size: look.size, color: context.palette.muted, glyphs, tag: null, actualText: '', perGlyphText: false };
 }
