@@ -145,6 +145,21 @@ describe('quire render on real work', () => {
     assert.deepEqual(await Promise.all(contents.map((link) => destinationPage(pdf, link.dest!))), [1, 2]);
   });
 
+  it('should load local images from inside --root only, by default the folder holding the files', async () => {
+    const folder = path.join(dir, 'rooted');
+    mkdirSync(folder, { recursive: true });
+    copyFileSync(path.join(FIXTURES, 'images/dot.png'), path.join(dir, 'beside.png'));
+    const file = path.join(folder, 'doc.md');
+    writeFileSync(file, 'Before ![beside](../beside.png) after.\n');
+    const fenced = await quire(['render', file, '-o', path.join(dir, 'fenced.pdf')]);
+    assert.equal(fenced.status, 0, fenced.stderr);
+    assert.match(fenced.stderr, /warning: image 1 \(\.\.\/beside\.png\) could not be loaded: forbidden/);
+    const opened = await quire(['render', file, '--root', dir, '-o', path.join(dir, 'opened.pdf')]);
+    assert.equal(opened.status, 0, opened.stderr);
+    assert.doesNotMatch(opened.stderr, /warning/);
+    assert.ok((await rasterImageCount(readFileSync(path.join(dir, 'opened.pdf')))) > 0);
+  });
+
   it('should render each file to its own PDF with --out-dir, reporting a failing file and going on', async () => {
     const files = ['one', 'two', 'three'].map((name) => path.join(dir, `${name}.md`));
     files.forEach((file, i) => writeFileSync(file, `# File ${i + 1}\n\nBody of file ${i + 1}.\n`));
