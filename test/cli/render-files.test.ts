@@ -37,6 +37,16 @@ function quire(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout: Buffer.concat(stdout), stderr })));
 }
 
+/** What a shell command writes to a terminal (util-linux's script(1) gives it one). */
+function inTerminal(command: string): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qec', command, '/dev/null']);
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('latin1')));
+    child.on('close', () => resolve(out));
+  });
+}
+
 describe('quire render on real work', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-cli-files-'));
   let images: TestServer;
@@ -174,21 +184,20 @@ describe('quire render on real work', () => {
       assert.match(await pdftotext(readFileSync(path.join(out, `${name}.pdf`))), new RegExp(`Body of file ${i + 1}\\.`));
     }
     assert.equal(existsSync(path.join(out, 'broken.pdf')), false);
+    assert.doesNotMatch(run.stderr, /\[[#-]+\]/, 'no progress bar when standard error is not a terminal');
+    if (!existsSync('/usr/bin/script')) return;
+    // On a terminal (script(1)), a bar rewritten in place.
+    const tty = await inTerminal(`'${QUIRE}' render '${files[0]}' '${files[1]}' --out-dir '${out}'`);
+    assert.match(tty, /\r\x1b\[2Kquire: \[#{12}-{12}\] 1 of 2 files/);
   });
 
   it('should refuse to write a PDF read from standard input to a terminal, naming what to do', { skip: !existsSync('/usr/bin/script') }, async () => {
     // util-linux's script(1) runs the command with a terminal as its standard output.
     const file = path.join(dir, 'piped.md');
     writeFileSync(file, 'Piped.\n');
-    const run = await new Promise<Run>((resolve) => {
-      const child = spawn('script', ['-qec', `'${QUIRE}' render - < '${file}'`, '/dev/null']);
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('latin1')));
-      child.on('close', (status) => resolve({ status, stdout: Buffer.from(out, 'latin1'), stderr: '' }));
-    });
-    assert.equal(run.status, 2);
-    assert.match(run.stdout.toString(), /standard output is a terminal: name the PDF with -o out\.pdf/);
-    assert.doesNotMatch(run.stdout.toString(), /%PDF/);
+    const shown = await inTerminal(`'${QUIRE}' render - < '${file}'; echo "exit $?"`);
+    assert.match(shown, /standard output is a terminal: name the PDF with -o out\.pdf[\s\S]*exit 2/);
+    assert.doesNotMatch(shown, /%PDF/);
   });
 
   it('should render again on every save of the file or an image it shows with --watch, and keep going after an error', async () => {

@@ -13,7 +13,8 @@ export class StatusLine {
 
   show(text: string): void {
     if (!this.enabled) return;
-    const width = Math.max(20, (this.stream.columns ?? 80) - 1);
+    // A terminal that reports no size (0 columns) gets the usual 80.
+    const width = Math.max(20, (this.stream.columns || 80) - 1);
     this.stream.write(`\r\x1b[2K${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
     this.shown = true;
   }
