@@ -104,5 +104,5 @@ export * from './options.js';
 export type { PhaseTimings } from './phase-clock.js';
 export type { ResourceOutcome } from './resources/outcome.js';
 export { ResourceLoadError, noLoader, type LoadContext, type LoadedResource, type ResourceLoader, type ResourceFailureReason } from './resources/loader.js';
-export { folderLoader } from './resources/folder-loader.js';
+export { folderLoader, localPath } from './resources/folder-loader.js';
 export { decodeDataUri, isDataUri, base64DecodedLength } from './resources/data-uri.js';

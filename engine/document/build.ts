@@ -142,9 +142,10 @@ async function nameParts(part: DocumentPart, index: number, footnotes: FootnoteN
   // The first file names its places as a lone document does; the others in a namespace each.
   const prefix = index === 0 ? '' : `${index}:`;
   const slugger = new GithubSlugger();
-  const headingIds = new Map<Heading, string>();
-  forEachHeading(tree.children, (heading) => headingIds.set(heading, prefix + slugger.slug(headingText(heading))));
-  const headings = new Set<string>([...headingIds.values()].map((id) => id.slice(prefix.length)));
+  const slugs = new Map<Heading, string>();
+  forEachHeading(tree.children, (heading) => slugs.set(heading, slugger.slug(headingText(heading))));
+  const headingIds = new Map([...slugs].map(([heading, slug]) => [heading, prefix + slug]));
+  const headings = new Set(slugs.values());
   const targets: PartTargets = {
     targets: { headings, html: await htmlTargets(tree.children, headings) },
     prefix,

@@ -39,6 +39,13 @@ export function folderLoader(baseDir: string, rootDir: string = baseDir): Resour
 }
 
 function resolveInside(base: string, root: string, url: string): string {
+  const target = localPath(base, url);
+  if (!isInside(root, target)) throw new ResourceLoadError('forbidden', 'the path leaves the root folder');
+  return target;
+}
+
+/** The file a relative path or file: URL names from `base`, wherever it is; ResourceLoadError when it names none. */
+export function localPath(base: string, url: string): string {
   if (!/^file:/i.test(url) && /^[a-z][a-z0-9+.-]*:/i.test(url)) {
     throw new ResourceLoadError('unsupported_scheme', 'only local paths are loaded from a folder');
   }
@@ -49,9 +56,7 @@ function resolveInside(base: string, root: string, url: string): string {
     // A file: URL with a host or an encoded slash, or broken percent-encoding.
     throw new ResourceLoadError('not_found', 'not a path to a file');
   }
-  const target = path.resolve(base, relative);
-  if (!isInside(root, target)) throw new ResourceLoadError('forbidden', 'the path leaves the root folder');
-  return target;
+  return path.resolve(base, relative);
 }
 
 function isInside(base: string, target: string): boolean {

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { CliError } from './cli-error.js';
 import { yieldHelperThreads } from './helper-threads.js';
 import { parseRenderArguments, type RenderArguments } from './render/arguments.js';
-import { pages, renderEachFile } from './render/each-file.js';
-import { commonFolder, renderFile, renderJoined, type RenderSettings } from './render/render-file.js';
-import { fetchProgress, StatusLine } from './render/status-line.js';
+import { renderEachFile } from './render/each-file.js';
+import { commonFolder, pdfNameFor, renderFile, renderJoined, type RenderSettings } from './render/render-file.js';
+import { fetchProgress, pages, StatusLine } from './render/status-line.js';
 import { watchFile } from './render/watch-file.js';
 
 export async function renderCommand(argv: string[]): Promise<void> {
@@ -51,7 +51,7 @@ export async function renderCommand(argv: string[]): Promise<void> {
 function outputOf(input: string, args: RenderArguments): string | null {
   if (args.output === '-') return null;
   if (args.output !== null) return args.output;
-  if (input !== '-') return input.replace(/\.(md|markdown|mdown|txt)$/i, '') + '.pdf';
+  if (input !== '-') return pdfNameFor(input);
   if (process.stdout.isTTY) throw new CliError('standard output is a terminal: name the PDF with -o out.pdf, or redirect it (quire render - > out.pdf)');
   return null;
 }

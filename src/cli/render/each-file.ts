@@ -8,9 +8,9 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { CliError } from '../cli-error.js';
-import type { RenderSettings } from './render-file.js';
+import { pdfNameFor, type RenderSettings } from './render-file.js';
 import type { FileOutcome, FileTask } from './render-thread.js';
-import { StatusLine } from './status-line.js';
+import { pages, seconds, StatusLine } from './status-line.js';
 
 const THREAD = new URL('./render-thread.js', import.meta.url);
 const BAR_WIDTH = 24;
@@ -53,8 +53,8 @@ async function drain(queue: FileTask[], report: (task: FileTask, outcome: FileOu
     for (let task = queue.shift(); task; task = queue.shift()) {
       const current = task;
       const outcome = await new Promise<FileOutcome>((resolve) => {
-        const onExit = (code: number) => resolve({ ok: false, error: `the render stopped (exit ${code})` });
-        const onError = (error: Error) => resolve({ ok: false, error: error.message });
+        const onExit = (code: number) => resolve({ ok: false, error: `the render stopped (exit ${code})`, crashed: true });
+        const onError = (error: Error) => resolve({ ok: false, error: error.message, crashed: true });
         worker.once('exit', onExit).once('error', onError);
         worker.once('message', (message: FileOutcome) => {
           worker.off('exit', onExit).off('error', onError);
@@ -63,7 +63,8 @@ async function drain(queue: FileTask[], report: (task: FileTask, outcome: FileOu
         worker.postMessage(current);
       });
       report(current, outcome);
-      if (!outcome.ok && outcome.error.startsWith('the render stopped')) return drain(queue, report);
+      // A thread that stopped takes no more files: a new one goes on with the queue.
+      if (!outcome.ok && outcome.crashed) return drain(queue, report);
     }
   } finally {
     await worker.terminate();
@@ -74,7 +75,7 @@ async function drain(queue: FileTask[], report: (task: FileTask, outcome: FileOu
 function outputsFor(inputs: string[], outDir: string): { input: string; output: string }[] {
   const seen = new Map<string, string>();
   return inputs.map((input) => {
-    const output = path.join(outDir, `${path.basename(input).replace(/\.(md|markdown|mdown|txt)$/i, '')}.pdf`);
+    const output = path.join(outDir, pdfNameFor(path.basename(input)));
     const earlier = seen.get(output);
     if (earlier) throw new CliError(`${earlier} and ${input} would both be written to ${output}`);
     seen.set(output, input);
@@ -85,12 +86,4 @@ function outputsFor(inputs: string[], outDir: string): { input: string; output: 
 function bar(fraction: number): string {
   const filled = Math.round(fraction * BAR_WIDTH);
   return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
-}
-
-export function pages(count: number): string {
-  return `${count} page${count === 1 ? '' : 's'}`;
-}
-
-export function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 }

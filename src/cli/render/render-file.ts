@@ -56,6 +56,11 @@ async function engineErrors(run: () => Promise<RenderResult>): Promise<RenderedF
   }
 }
 
+/** The PDF named after a Markdown file: README.md → README.pdf. */
+export function pdfNameFor(input: string): string {
+  return `${input.replace(/\.(md|markdown|mdown|txt)$/i, '')}.pdf`;
+}
+
 /** Where a file's relative images start: its folder (standard input: the working folder). */
 export function inputFolder(input: string): string {
   return input === '-' ? process.cwd() : path.dirname(path.resolve(input));

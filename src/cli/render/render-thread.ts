@@ -9,7 +9,8 @@ export interface FileTask {
   settings: RenderSettings;
 }
 
-export type FileOutcome = { ok: true; pages: number; warnings: string[]; ms: number } | { ok: false; error: string };
+/** `crashed`: the thread itself stopped (set by the main thread), not just this file's render. */
+export type FileOutcome = { ok: true; pages: number; warnings: string[]; ms: number } | { ok: false; error: string; crashed?: boolean };
 
 parentPort!.on('message', async (task: FileTask) => {
   const started = performance.now();

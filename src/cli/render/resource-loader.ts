@@ -4,8 +4,7 @@
  * --offline, nothing remote at all.
  */
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { folderLoader, ResourceLoadError, type ResourceLoader } from '../../../engine/index.js';
+import { folderLoader, localPath, ResourceLoadError, type ResourceLoader } from '../../../engine/index.js';
 import { netSettingsFromEnv } from '../../net/net-settings.js';
 import { RemoteLoader, RESOURCE_SCHEMES } from '../../net/remote-loader.js';
 import { CLI_RESOURCE_BYTES } from './arguments.js';
@@ -28,7 +27,7 @@ export function cliLoader(settings: CliLoaderSettings): ResourceLoader {
   return {
     load(url, context) {
       if (!isRemote(url)) {
-        settings.onLocalFile?.(localFile(settings.baseDir, url));
+        if (settings.onLocalFile) followLocal(settings.baseDir, url, settings.onLocalFile);
         return local.load(url, context);
       }
       if (settings.offline) throw new ResourceLoadError('disabled', 'remote images are not loaded with --offline');
@@ -45,14 +44,12 @@ export function cliLoader(settings: CliLoaderSettings): ResourceLoader {
   };
 }
 
-/** The file a relative path or file: URL names, as the folder loader reads it. */
-function localFile(baseDir: string, url: string): string {
-  if (/^file:/i.test(url)) return URL.canParse(url) ? decodeURIComponent(new URL(url).pathname) : url;
-  const relative = url.split(/[?#]/)[0]!;
+/** Tells `told` the file a local image names, as the folder loader reads it (none: nothing to tell). */
+function followLocal(baseDir: string, url: string, told: (file: string) => void): void {
   try {
-    return path.resolve(baseDir, decodeURIComponent(relative));
-  } catch {
-    return path.resolve(baseDir, relative);
+    told(localPath(baseDir, url));
+  } catch (error) {
+    if (!(error instanceof ResourceLoadError)) throw error;
   }
 }
 

@@ -44,3 +44,11 @@ export function fetchProgress(status: StatusLine, label: string): (event: 'start
     else status.show(`quire: ${label}: fetching images, ${ended} of ${started} done`);
   };
 }
+
+export function pages(count: number): string {
+  return `${count} page${count === 1 ? '' : 's'}`;
+}
+
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}

@@ -8,9 +8,8 @@
 import { unwatchFile, watch, watchFile as pollFile } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pages, seconds } from './each-file.js';
 import { renderFile, type RenderSettings } from './render-file.js';
-import { StatusLine } from './status-line.js';
+import { pages, seconds, StatusLine } from './status-line.js';
 
 /** Saves closer together than this are one change (an editor may write a file in several steps). */
 const DEBOUNCE_MS = 120;
