@@ -1,32 +1,34 @@
 /** Opening the service's database for one administrative command. */
 import { systemClock } from '../clock.js';
-import { SqliteStore } from '../store/sqlite/sqlite-store.js';
-import { DuplicateCertificateError, DuplicateEmailError, UnknownRecordError, type Store } from '../store/store.js';
+import { describeLocation, openStore, storeLocation, StoreSettingError, type StoreLocation, type StoreOptions } from '../store/open-store.js';
+import { DuplicateCertificateError, DuplicateEmailError, StoreUnavailableError, UnknownRecordError, type Store } from '../store/store.js';
 import { CliError } from './cli-error.js';
 
-export const DEFAULT_DB = 'data/quire.db';
-
-/** `scheme://`: a database URL, which SQLite would otherwise take for a relative file name. */
-const DATABASE_URL = /^([a-z][a-z0-9+.-]*):\/\//i;
-
 /**
- * `--db`, else QUIRE_DB, else data/quire.db (relative to the working directory). A URL is refused
- * before anything is opened or created; the message names its scheme only, as the rest may hold a
- * password.
+ * `--db`, else QUIRE_DB_URL, else QUIRE_DB, else data/quire.db (relative to the working
+ * directory). A URL of another scheme than postgres:// is refused before anything is opened.
  */
-export function databasePath(flag: string | undefined): string {
-  const file = flag ?? (process.env.QUIRE_DB || DEFAULT_DB);
-  const scheme = DATABASE_URL.exec(file)?.[1];
-  if (scheme !== undefined) {
-    const source = flag === undefined ? 'QUIRE_DB' : '--db';
-    throw new CliError(`${source} is a ${scheme}:// URL: only SQLite database file paths are supported`);
+export function databaseLocation(flag: string | undefined): StoreLocation {
+  try {
+    return storeLocation(flag, process.env);
+  } catch (error) {
+    throw error instanceof StoreSettingError ? new CliError(error.message) : error;
   }
-  return file;
+}
+
+/** Opens the store; a database that cannot be reached or opened is a one-line error naming it (never its password). */
+export async function openDatabase(location: StoreLocation, options: StoreOptions): Promise<Store> {
+  try {
+    return await openStore(location, systemClock, options);
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) throw new CliError(`cannot open the database ${describeLocation(location)} (${error.message})`, 1);
+    throw error;
+  }
 }
 
 /** Runs `work` against the database and closes it; unknown records and duplicates become CLI errors. */
 export async function withStore<T>(dbFlag: string | undefined, work: (store: Store) => Promise<T>): Promise<T> {
-  const store = SqliteStore.open(databasePath(dbFlag), systemClock);
+  const store = await openDatabase(databaseLocation(dbFlag), { poolSize: 2 });
   try {
     return await work(store);
   } catch (error) {

@@ -15,7 +15,7 @@ import { CredentialVault } from '../seal/stored/credential-vault.js';
 import { masterKey } from '../seal/stored/master-key.js';
 import { ServiceError } from '../service-error.js';
 import type { CertificateSummary } from '../store/store.js';
-import { databasePath, printJson, withStore } from './admin-store.js';
+import { databaseLocation, printJson, withStore } from './admin-store.js';
 import { CliError } from './cli-error.js';
 import { onePositional, parseFlags } from './parse-flags.js';
 
@@ -51,7 +51,7 @@ async function addCertificate(args: string[]): Promise<void> {
     password: values.password,
   });
   const identity = checkedCredential(credential);
-  const vault = new CredentialVault(masterKey(process.env, databasePath(values.db)));
+  const vault = new CredentialVault(masterKey(process.env, databaseLocation(values.db)));
   await withStore(values.db, async (store) => {
     const summary = await store.addCertificate(accountId, {
       name,

@@ -1,8 +1,8 @@
 /**
  * `quire mcp [--db PATH]`: the MCP server over stdio for one account, whose API key comes from
  * QUIRE_API_KEY. Renders go through the service's render flow against the same database, so
- * quotas, idempotency and the usage report are shared with the HTTP service; requests per minute
- * and concurrent renders are counted within this process. Logs go to stderr; stdout carries MCP.
+ * quotas, idempotency, requests per minute, concurrent renders and the usage report are shared
+ * with the HTTP service. Logs go to stderr; stdout carries MCP.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { authenticate } from '../http/authenticate.js';
@@ -10,6 +10,7 @@ import { createServiceCore } from '../http/service-core.js';
 import { stderrLog } from '../log.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
 import { ServiceError } from '../service-error.js';
+import { keepLeases } from '../store/lease-keeper.js';
 import { CliError } from './cli-error.js';
 import { parseFlags } from './parse-flags.js';
 import { openServiceParts } from './service-parts.js';
@@ -22,10 +23,12 @@ export async function mcpCommand(args: string[]): Promise<void> {
   const authorization = `Bearer ${key}`;
 
   const log = stderrLog;
-  const parts = openServiceParts(values.db, log);
+  const parts = await openServiceParts(values.db, log);
   const { store, pool } = parts;
+  const leases = keepLeases(store, parts.holder, log);
   const stopping = async () => {
     await pool.close(0);
+    await leases.stop();
     await store.close();
   };
   try {
@@ -41,6 +44,6 @@ export async function mcpCommand(args: string[]): Promise<void> {
   const transport = new StdioServerTransport();
   transport.onclose = () => void stopping();
   await server.connect(transport);
-  log({ event: 'mcp_stdio_ready', db: parts.dbFile, workers: parts.config.workers });
+  log({ event: 'mcp_stdio_ready', db: parts.database, workers: parts.config.workers });
   process.stdin.once('end', () => void server.close());
 }

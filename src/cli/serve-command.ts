@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from '../http/server.js';
 import { stderrLog } from '../log.js';
 import { ServiceMetrics } from '../observability/metrics.js';
 import { IDEMPOTENCY_LIFETIME_MS } from '../render/idempotency.js';
+import { keepLeases } from '../store/lease-keeper.js';
 import { CliError } from './cli-error.js';
 import { parseFlags } from './parse-flags.js';
 import { openServiceParts } from './service-parts.js';
@@ -26,10 +27,11 @@ export async function serveCommand(args: string[]): Promise<void> {
   const operatorPort = process.env.QUIRE_OPERATOR_PORT ? portNumber(process.env.QUIRE_OPERATOR_PORT) : undefined;
   const log = stderrLog;
 
-  const parts = openServiceParts(values.db, log);
+  const parts = await openServiceParts(values.db, log);
   const { store, pool, config: deployment } = parts;
-  // Renders cut off by the last stop can never finish: give their documents and keys back.
-  const recovered = await store.recoverInterrupted();
+  // Work of stopped instances (this one's last run among them) whose leases have expired.
+  const recovered = await store.recoverExpired();
+  const leases = keepLeases(store, parts.holder, log);
   const metrics = new ServiceMetrics(pool);
   const app = createApp({ ...parts, metrics, operatorPaths: operatorPort === undefined });
   const server = await startServer(app, pool, { port, hostname, log });
@@ -39,7 +41,7 @@ export async function serveCommand(args: string[]): Promise<void> {
     operator = await startServer(createOperatorApp({ store, pool, metrics, log }), pool, { port: operatorPort, hostname: operatorHost, log });
     log({ event: 'operator_listening', host: operatorHost, port: operator.port });
   }
-  log({ event: 'listening', host: hostname, port: server.port, db: parts.dbFile, workers: deployment.workers, upload: deployment.upload, recovered });
+  log({ event: 'listening', host: hostname, port: server.port, db: parts.database, workers: deployment.workers, upload: deployment.upload, recovered });
 
   const maintenance = setInterval(() => {
     store.maintain(IDEMPOTENCY_LIFETIME_MS).catch((error: Error) => log({ event: 'maintenance_failed', error: error.message }));
@@ -53,6 +55,7 @@ export async function serveCommand(args: string[]): Promise<void> {
     clearInterval(maintenance);
     await server.close(deployment.shutdownGraceMs);
     await operator?.close(0);
+    await leases.stop();
     await store.close();
     log({ event: 'stopped' });
   };

@@ -8,20 +8,27 @@ import type { CoreOptions } from '../http/service-core.js';
 import type { Log } from '../log.js';
 import { networkUploader } from '../net/network-uploader.js';
 import { sealerFromEnv } from '../seal/sealer-from-env.js';
-import { SqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { LeaseHolder } from '../store/leases.js';
+import { describeLocation, storeOptionsFromEnv, StoreSettingError } from '../store/open-store.js';
 import { RenderPool } from '../workers/pool.js';
-import { databasePath } from './admin-store.js';
+import { databaseLocation, openDatabase } from './admin-store.js';
+import { CliError } from './cli-error.js';
 
 export interface ServiceParts extends CoreOptions {
-  store: SqliteStore;
   config: Deployment;
-  dbFile: string;
+  /** The database as the logs name it (a URL without its password). */
+  database: string;
+  holder: LeaseHolder;
 }
 
-export function openServiceParts(dbFlag: string | undefined, log: Log): ServiceParts {
+export async function openServiceParts(dbFlag: string | undefined, log: Log): Promise<ServiceParts> {
   const deployment = deploymentFromEnv(process.env);
-  const dbFile = databasePath(dbFlag);
-  const store = SqliteStore.open(dbFile, systemClock);
+  const location = databaseLocation(dbFlag);
+  const storeOptions = settingsOf(() => storeOptionsFromEnv(process.env));
+  const store = await openDatabase(location, {
+    ...storeOptions,
+    onIdleError: (error) => log({ event: 'database_connection_lost', error: error.message }),
+  });
   const pool = new RenderPool({
     size: deployment.workers,
     queueLimit: deployment.queueLimit,
@@ -37,6 +44,24 @@ export function openServiceParts(dbFlag: string | undefined, log: Log): ServiceP
   }
   const uploader = deployment.upload ? networkUploader(deployment.net, log) : undefined;
   // Creates the master key file on first start, before anything could store a certificate.
-  const sealer = sealerFromEnv(process.env, { store, databaseFile: dbFile, clock: systemClock, log });
-  return { store, clock: systemClock, pool, config: deployment, log, sealer, ...(uploader && { uploader }), dbFile };
+  const sealer = sealerFromEnv(process.env, { store, location, clock: systemClock, log });
+  return {
+    store,
+    clock: systemClock,
+    pool,
+    config: deployment,
+    log,
+    sealer,
+    ...(uploader && { uploader }),
+    database: describeLocation(location),
+    holder: storeOptions.holder,
+  };
+}
+
+function settingsOf<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw error instanceof StoreSettingError ? new CliError(error.message) : error;
+  }
 }

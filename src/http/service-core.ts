@@ -1,12 +1,10 @@
 /**
  * What every front-end of one service shares — the HTTP API, MCP over HTTP and MCP over stdio:
- * one render flow with one set of per-account rate and concurrency counters, the store (counted
- * for the metrics) and the log. Renders through `renderCounted` are counted in the metrics.
+ * one render flow, the store (counted for the metrics; it holds the per-account rate and
+ * concurrency counters every instance shares) and the log. Renders through `renderCounted` are counted in the metrics.
  */
 import type { Clock } from '../clock.js';
 import type { Deployment } from '../config/deployment.js';
-import { ConcurrencyLimiter } from '../limits/concurrency.js';
-import { RequestRateLimiter } from '../limits/request-rate.js';
 import { stderrLog, type Log } from '../log.js';
 import type { Uploader } from '../net/uploader.js';
 import { meteredStore } from '../observability/metered-store.js';
@@ -46,8 +44,6 @@ export function createServiceCore(options: CoreOptions): ServiceCore {
     clock: options.clock,
     pool: options.pool,
     deployment: options.config,
-    requestRate: new RequestRateLimiter(options.clock),
-    concurrency: new ConcurrencyLimiter(),
     fingerprintKey: () =>
       (fingerprintKey ??= store.secret('fingerprint').catch((error: unknown) => {
         fingerprintKey = undefined; // read it again next time rather than failing for good

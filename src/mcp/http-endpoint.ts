@@ -25,9 +25,9 @@ export function mcpEndpoint(core: ServiceCore, deploymentCeiling: BodyCeiling): 
     const authorization = c.req.header('authorization');
     const { account } = await authenticate(core.deps.store, authorization);
     const limits = effectiveLimits(account.plan, account.overrides);
-    admitRequests(core.deps.requestRate, account, limits);
+    await admitRequests(core.deps.store, account, limits);
     const message = await parseJsonBody(await readBody(c.req.raw, accountBodyCeiling(account.plan, limits, deploymentCeiling.bytes)));
-    if (Array.isArray(message) && message.length > 1) admitRequests(core.deps.requestRate, account, limits, message.length - 1);
+    if (Array.isArray(message) && message.length > 1) await admitRequests(core.deps.store, account, limits, message.length - 1);
 
     const server = createMcpServer({ core, authorization, stdio: false });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

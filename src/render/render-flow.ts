@@ -12,10 +12,10 @@ import { authenticate } from '../http/authenticate.js';
 import { toServiceError } from '../http/error-response.js';
 import { accountBodyCeiling, type BodyCeiling } from '../limits/body-ceiling.js';
 import { checkBudgets, measureDocument } from '../limits/budgets.js';
-import type { ConcurrencyLimiter } from '../limits/concurrency.js';
+import { takeRenderSlot } from '../limits/concurrency.js';
 import { effectiveLimits, MIB, PLANS, type PlanId } from '../limits/plans.js';
 import { renderLimits } from '../limits/render-limits.js';
-import { admitRequests, type RequestRateLimiter } from '../limits/request-rate.js';
+import { admitRequests } from '../limits/request-rate.js';
 import type { Log } from '../log.js';
 import { newFetchId } from '../net/fetch-id.js';
 import type { Uploader } from '../net/uploader.js';
@@ -41,8 +41,6 @@ export interface RenderDeps {
   clock: Clock;
   pool: RenderPool;
   deployment: Deployment;
-  requestRate: RequestRateLimiter;
-  concurrency: ConcurrencyLimiter;
   fingerprintKey: () => Promise<Buffer>;
   log: Log;
   /** Absent where the deployment does not seal: sealed requests answer 503 `signing_unavailable`. */
@@ -68,7 +66,7 @@ export async function renderDocument(deps: RenderDeps, incoming: IncomingRender)
   // Free refusals: who is asking, how often, what they ask for, and whether it fits the plan.
   const { account, keyId } = await authenticate(deps.store, incoming.authorization);
   const limits = effectiveLimits(account.plan, account.overrides);
-  if (!incoming.requestCounted) admitRequests(deps.requestRate, account, limits);
+  if (!incoming.requestCounted) await admitRequests(deps.store, account, limits);
   const idempotencyKey = parseIdempotencyKey(incoming.idempotencyKey);
   const request = await parseRenderRequest(await incoming.body(accountBodyCeiling(account.plan, limits, deps.deployment.maxBodyBytes)));
   await checkCapabilities(deps, request, account, idempotencyKey);
@@ -87,8 +85,9 @@ export async function renderDocument(deps: RenderDeps, incoming: IncomingRender)
           replayAllowance: PLANS[account.plan].replaysPerKey,
         });
   const attempt = new Attempt(deps.store, claim, deps.log);
-  const releaseSlot = deps.concurrency.tryAcquire(account.id, limits.concurrency);
+  let releaseSlot: (() => Promise<void>) | undefined;
   try {
+    releaseSlot = await takeRenderSlot(deps.store, account.id, limits.concurrency);
     if (!releaseSlot) throw rateLimited({ name: 'concurrency', value: limits.concurrency, plan: account.plan }, 1);
     // A credential that cannot seal is refused before anything is reserved, inside the slot.
     const seal = request.seal && (await deps.sealer!.open(request.seal, account.id));
@@ -141,7 +140,7 @@ export async function renderDocument(deps: RenderDeps, incoming: IncomingRender)
     await attempt.fail(toServiceError(error).code);
     throw error;
   } finally {
-    releaseSlot?.();
+    await releaseSlot?.().catch((error: unknown) => deps.log({ event: 'slot_give_back_failed', error: String(error) }));
   }
 }
 

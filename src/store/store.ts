@@ -1,7 +1,13 @@
 /**
  * Everything the service keeps: accounts, hashed API keys, plans, usage periods, document
- * reservations, grants, idempotency records and per-key spending. Asynchronous so that a shared
- * database (PostgreSQL) can implement it later; SQLite is the embedded default.
+ * reservations, grants, idempotency records, per-key spending and the per-account counters that
+ * several instances must share (requests per minute, concurrent renders, editor previews).
+ * Two implementations: SQLite, the embedded default, and PostgreSQL, for several instances.
+ *
+ * Work in flight is held under a lease of the instance that started it (`holder`): open
+ * reservations, keys in progress and render slots. A live instance renews its leases
+ * (renewLeases); any instance returns what an expired lease held (recoverExpired), so a killed
+ * instance's work comes back within seconds and no instance ever returns a live sibling's.
  */
 import type { LimitOverrides, PlanId } from '../limits/plans.js';
 
@@ -88,6 +94,20 @@ export interface StoredCertificate {
 
 export type CertificateSummary = Omit<StoredCertificate, 'sealed'>;
 
+/**
+ * Per-account counters kept as numbered tokens (slots 0 to limit − 1), each held until an
+ * instant: `request` for requests per minute (held a minute: a sliding window), `render` for
+ * concurrent renders (held under the instance's lease until given back), `preview` for editor
+ * previews per hour (held an hour).
+ */
+export type TokenKind = 'request' | 'render' | 'preview';
+
+export type TokenGrant =
+  /** The slots taken, to give back (render slots). */
+  | { granted: true; slots: number[] }
+  /** None taken: the earliest the asked number could be free, in milliseconds from now. */
+  | { granted: false; freeInMs: number };
+
 export interface AccountChanges {
   blocked?: boolean;
   emailVerified?: boolean;
@@ -141,10 +161,24 @@ export interface Store {
   deleteCertificate(accountId: string, name: string): Promise<void>;
   listCertificates(accountId: string): Promise<CertificateSummary[]>;
 
+  /**
+   * Takes `count` of the account's `limit` tokens of a kind together, or none (one atomic
+   * claim). Asking more than `limit` at once never succeeds: `freeInMs` is then the kind's
+   * whole hold time.
+   */
+  takeTokens(accountId: string, kind: TokenKind, limit: number, count: number): Promise<TokenGrant>;
+  /** Gives back tokens this instance took (render slots when the render ends). */
+  giveBackTokens(accountId: string, kind: TokenKind, slots: number[]): Promise<void>;
+
   /** A random secret created with the database (e.g. the idempotency fingerprint key). */
   secret(name: 'fingerprint'): Promise<Buffer>;
-  /** After a restart: releases in-progress keys and returns open reservations no render can finish now. */
-  recoverInterrupted(): Promise<{ released: number; returned: number }>;
+  /** Extends every lease this instance holds (its open reservations, keys in progress and render slots). */
+  renewLeases(): Promise<void>;
+  /**
+   * Returns reservations and releases keys in progress whose lease has expired — work of an
+   * instance that stopped without settling it. Never touches a live lease.
+   */
+  recoverExpired(): Promise<{ released: number; returned: number }>;
   /** Periodic upkeep that keeps storage bounded: drops idempotency records past their lifetime. */
   maintain(idempotencyLifetimeMs: number): Promise<void>;
   close(): Promise<void>;

@@ -111,19 +111,28 @@ describe('quire admin commands', () => {
 });
 
 describe('quire serve', () => {
-  it('should refuse a database URL at start-up, naming the problem but not the URL, with a non-zero exit and no file created', () => {
+  it('should refuse a database URL of another kind, and an unreachable PostgreSQL, naming the problem but never the password, with no file created', () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'quire-db-url-'));
     try {
-      const url = 'postgres://quire:s3cret@db.example.com:5432/quire';
-      const runs = [
-        spawnSync(process.execPath, [BIN, 'serve', '--port', '0'], { cwd, encoding: 'utf8', env: { ...process.env, QUIRE_DB: url }, timeout: 30_000 }),
-        spawnSync(process.execPath, [BIN, 'mcp'], { cwd, encoding: 'utf8', env: { ...process.env, QUIRE_DB: url, QUIRE_API_KEY: 'quire_x' }, timeout: 30_000 }),
-        spawnSync(process.execPath, [BIN, 'account', 'create', '--email', 'a@example.com', '--db', url], { cwd, encoding: 'utf8', timeout: 30_000 }),
-      ];
-      for (const run of runs) {
-        assert.notEqual(run.status, 0);
-        assert.match(run.stderr, /postgres:\/\/ URL: only SQLite database file paths are supported/);
-        assert.doesNotMatch(run.stderr, /s3cret|db\.example/);
+      const other = 'mysql://quire:s3cret@db.example.com:3306/quire';
+      // Port 1 of loopback: refused at once, and no connection ever leaves the machine.
+      const unreachable = 'postgres://quire:s3cret@127.0.0.1:1/quire';
+      const env = { ...process.env, QUIRE_MASTER_KEY: '11'.repeat(32) };
+      const run = (args: string[], extra: Record<string, string>) => spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...env, ...extra }, timeout: 30_000 });
+      for (const [url, message] of [
+        [other, /QUIRE_DB is a mysql:\/\/ URL: use a postgres:\/\/ URL or a SQLite database file path|--db is a mysql:\/\/ URL/],
+        [unreachable, /cannot open the database postgres:\/\/quire:\*\*\*@127\.0\.0\.1:1\/quire \(postgres: ECONNREFUSED\)/],
+      ] as const) {
+        const runs = [
+          run(['serve', '--port', '0'], { QUIRE_DB: url }),
+          run(['mcp'], { QUIRE_DB: url, QUIRE_API_KEY: 'quire_x' }),
+          run(['account', 'create', '--email', 'a@example.com', '--db', url], {}),
+        ];
+        for (const result of runs) {
+          assert.notEqual(result.status, 0);
+          assert.match(result.stderr, message);
+          assert.doesNotMatch(result.stderr, /s3cret|db\.example/);
+        }
       }
       assert.deepEqual(readdirSync(cwd), []);
     } finally {

@@ -176,7 +176,7 @@ describe('the master key file', () => {
     // The service, started with the same environment, opens what the command stored.
     const reopened = SqliteStore.open(db, systemClock);
     try {
-      const sealer = sealerFromEnv({}, { store: reopened, databaseFile: db, clock: systemClock, log: () => undefined });
+      const sealer = sealerFromEnv({}, { store: reopened, location: { kind: 'sqlite', file: db }, clock: systemClock, log: () => undefined });
       const opened = await sealer.open({ credential: { form: 'stored', certificate: 'main' }, reason: undefined, location: undefined, contact: undefined }, account.id);
       const sealed = await opened.apply((await renderEngine('# Stored', {})).pdf);
       assert.ok((await pdfsig(sealed)).valid);
@@ -185,6 +185,7 @@ describe('the master key file', () => {
     }
 
     chmodSync(keyFile, 0o644);
-    assert.throws(() => masterKey({}, db), /readable by its owner only/);
+    assert.throws(() => masterKey({}, { kind: 'sqlite', file: db }), /readable by its owner only/);
+    assert.throws(() => masterKey({}, { kind: 'postgres', url: 'postgres://quire@127.0.0.1/quire' }), /set QUIRE_MASTER_KEY or QUIRE_MASTER_KEY_FILE/);
   });
 });

@@ -1,19 +1,24 @@
 /**
  * The master key that encrypts stored credentials: QUIRE_MASTER_KEY (32 bytes as hex or Base64),
- * else a key file (QUIRE_MASTER_KEY_FILE, default `master.key` beside the database) created on
- * first use with owner-only permissions. A key file others can read is refused.
+ * else a key file (QUIRE_MASTER_KEY_FILE, default `master.key` beside a SQLite database) created
+ * on first use with owner-only permissions. A key file others can read is refused. With
+ * PostgreSQL there is no default: every instance must read the same key.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { StoreLocation } from '../../store/open-store.js';
 
 const KEY_BYTES = 32;
 
-export function masterKey(env: NodeJS.ProcessEnv, databaseFile: string): Buffer {
+export function masterKey(env: NodeJS.ProcessEnv, location: StoreLocation): Buffer {
   const given = env.QUIRE_MASTER_KEY;
   if (given) return decode(given.trim(), 'QUIRE_MASTER_KEY');
-  const file = env.QUIRE_MASTER_KEY_FILE || path.join(path.dirname(path.resolve(databaseFile)), 'master.key');
-  return readOrCreate(file);
+  if (env.QUIRE_MASTER_KEY_FILE) return readOrCreate(env.QUIRE_MASTER_KEY_FILE);
+  if (location.kind === 'postgres') {
+    throw new Error('with a PostgreSQL database, set QUIRE_MASTER_KEY or QUIRE_MASTER_KEY_FILE: every instance must share the key that encrypts stored certificates');
+  }
+  return readOrCreate(path.join(path.dirname(path.resolve(location.file)), 'master.key'));
 }
 
 function readOrCreate(file: string): Buffer {

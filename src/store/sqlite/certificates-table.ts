@@ -1,16 +1,7 @@
 /** Stored certificates, always looked up by account and name together (call inside a transaction where noted). */
+import { CERTIFICATE_SUMMARY_COLUMNS, toCertificateSummary, toStoredCertificate, type CertificateRow } from '../rows.js';
 import { UnknownRecordError, type CertificateSummary, type StoredCertificate } from '../store.js';
 import type { Db } from './database.js';
-
-interface CertificateRow {
-  name: string;
-  sealed: Buffer;
-  key_type: string;
-  not_after: number;
-  created_at: number;
-}
-
-const SUMMARY_COLUMNS = 'name, key_type, not_after, created_at';
 
 export function certificateExists(db: Db, accountId: string, name: string): boolean {
   return db.prepare('SELECT 1 FROM certificates WHERE account_id = ? AND name = ?').get(accountId, name) !== undefined;
@@ -20,15 +11,15 @@ export function insertCertificate(db: Db, accountId: string, certificate: Stored
   const row = db
     .prepare(
       `INSERT INTO certificates (account_id, name, sealed, key_type, not_after, created_at)
-       VALUES (?, ?, ?, ?, ?, ?) RETURNING ${SUMMARY_COLUMNS}`,
+       VALUES (?, ?, ?, ?, ?, ?) RETURNING ${CERTIFICATE_SUMMARY_COLUMNS}`,
     )
     .get(accountId, certificate.name, certificate.sealed, certificate.keyType, certificate.notAfter, certificate.createdAt) as Omit<CertificateRow, 'sealed'>;
-  return toSummary(row);
+  return toCertificateSummary(row);
 }
 
 export function selectCertificate(db: Db, accountId: string, name: string): StoredCertificate | undefined {
   const row = db.prepare('SELECT * FROM certificates WHERE account_id = ? AND name = ?').get(accountId, name) as CertificateRow | undefined;
-  return row && { ...toSummary(row), sealed: row.sealed };
+  return row && toStoredCertificate(row);
 }
 
 export function removeCertificate(db: Db, accountId: string, name: string): void {
@@ -37,10 +28,6 @@ export function removeCertificate(db: Db, accountId: string, name: string): void
 }
 
 export function selectCertificates(db: Db, accountId: string): CertificateSummary[] {
-  const rows = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM certificates WHERE account_id = ? ORDER BY name`).all(accountId);
-  return (rows as Omit<CertificateRow, 'sealed'>[]).map(toSummary);
-}
-
-function toSummary(row: Omit<CertificateRow, 'sealed'>): CertificateSummary {
-  return { name: row.name, keyType: row.key_type, notAfter: row.not_after, createdAt: row.created_at };
+  const rows = db.prepare(`SELECT ${CERTIFICATE_SUMMARY_COLUMNS} FROM certificates WHERE account_id = ? ORDER BY name`).all(accountId);
+  return (rows as Omit<CertificateRow, 'sealed'>[]).map(toCertificateSummary);
 }

@@ -2,7 +2,7 @@ import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../store.js';
-import { MIGRATIONS } from './migrations.js';
+import { MIGRATIONS } from '../migrations.js';
 
 export type Db = Database.Database;
 
@@ -57,11 +57,11 @@ function fileMode(file: string): number | undefined {
 
 function migrate(db: Db): void {
   const applied = db.pragma('user_version', { simple: true }) as number;
-  MIGRATIONS.forEach((sql, index) => {
+  MIGRATIONS.forEach((migration, index) => {
     const version = index + 1;
     if (version <= applied) return;
     db.transaction(() => {
-      db.exec(sql);
+      db.exec(migration.sqlite);
       db.pragma(`user_version = ${version}`);
     }).immediate();
   });
@@ -70,9 +70,19 @@ function migrate(db: Db): void {
 /**
  * Runs `work` in a BEGIN IMMEDIATE transaction: the write lock is taken up front, so a
  * read-modify-write of a counter waits for other writers instead of failing half-way.
+ * `durable: false` commits without waiting for the disk, for writes a power cut may lose
+ * harmlessly (a later durable commit carries them to disk with it).
  */
-export function immediate<T>(db: Db, work: () => T): T {
-  return guard(() => db.transaction(work).immediate());
+export function immediate<T>(db: Db, work: () => T, options: { durable?: boolean } = {}): T {
+  if (options.durable !== false) return guard(() => db.transaction(work).immediate());
+  return guard(() => {
+    db.pragma('synchronous = NORMAL');
+    try {
+      return db.transaction(work).immediate();
+    } finally {
+      db.pragma('synchronous = FULL');
+    }
+  });
 }
 
 /** Database failures become StoreUnavailableError; the caller's own errors pass through. */

@@ -1,7 +1,10 @@
 import type { Clock } from '../../clock.js';
 import type { PlanId } from '../../limits/plans.js';
 import { hashApiKey, newApiKey, newId, newToken } from '../identifiers.js';
+import { chooseTokens, newLeaseHolder, tokenHoldMs, type HeldToken, type LeaseHolder } from '../leases.js';
 import { anchorAt } from '../periods.js';
+import { documentsLeft, scheduledFor, toAccount, toIdempotencyRecord, toPeriod, type AccountRow, type IdempotencyRow, type KeySpendingRow, type PeriodRow } from '../rows.js';
+import * as sql from '../statements.js';
 import {
   DuplicateCertificateError,
   DuplicateEmailError,
@@ -18,32 +21,32 @@ import {
   type Reservation,
   type Store,
   type StoredCertificate,
+  type TokenGrant,
+  type TokenKind,
   type Usage,
 } from '../store.js';
-import { selectAccount, toAccount, type AccountRow } from './accounts-table.js';
+import { selectAccount } from './accounts-table.js';
 import { certificateExists, insertCertificate, removeCertificate, selectCertificate, selectCertificates } from './certificates-table.js';
 import { guard, immediate, openDatabase, type Db } from './database.js';
-import { claimKey, completeKey, giveBackReplay, releaseKey, takeReplay } from './idempotency-table.js';
-import {
-  addGrant,
-  documentsLeft,
-  insertPeriod,
-  openCurrentPeriod,
-  scheduledFor,
-  storedCurrentPeriod,
-  toPeriod,
-  type PeriodRow,
-} from './periods-table.js';
+import { addGrant, insertPeriod, openCurrentPeriod, storedCurrentPeriod } from './periods-table.js';
 
 /** Largest id SQLite's INTEGER holds; a larger `period` cannot name a row. */
 const MAX_ROW_ID = 2n ** 63n - 1n;
 
-/** The embedded store: one SQLite file, every counter changed inside BEGIN IMMEDIATE. */
+/**
+ * The embedded store: one SQLite file, every counter changed inside BEGIN IMMEDIATE, so a read
+ * and the write it decides are one step. Token counters and lease renewals are written without
+ * waiting for the disk (they mean nothing after a power cut); charges and keys are durable.
+ */
 export class SqliteStore implements Store {
-  private constructor(private readonly db: Db, private readonly clock: Clock) {}
+  private constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly holder: LeaseHolder,
+  ) {}
 
-  static open(file: string, clock: Clock, options: { busyTimeoutMs?: number } = {}): SqliteStore {
-    return new SqliteStore(guard(() => openDatabase(file, options.busyTimeoutMs ?? 5_000)), clock);
+  static open(file: string, clock: Clock, options: { busyTimeoutMs?: number; holder?: LeaseHolder } = {}): SqliteStore {
+    return new SqliteStore(guard(() => openDatabase(file, options.busyTimeoutMs ?? 5_000)), clock, options.holder ?? newLeaseHolder());
   }
 
   async createAccount(input: { email: string; plan: PlanId; emailVerified: boolean }): Promise<Account> {
@@ -165,8 +168,8 @@ export class SqliteStore implements Store {
       if (documentsLeft(period) <= 0) throw new QuotaExhaustedError();
       this.db.prepare('UPDATE periods SET reserved = reserved + 1 WHERE id = ?').run(period.id);
       const { id } = this.db
-        .prepare(`INSERT INTO reservations (period_id, key_id, state, created_at) VALUES (?, ?, 'reserved', ?) RETURNING id`)
-        .get(period.id, keyId, now) as { id: number };
+        .prepare(sql.INSERT_RESERVATION)
+        .get({ periodId: period.id, keyId, now, holder: this.holder.id, leaseUntil: now + this.holder.leaseMs }) as { id: number };
       return { id: String(id), periodId: String(period.id) };
     });
   }
@@ -174,28 +177,24 @@ export class SqliteStore implements Store {
   async chargeReservation(reservationId: string, pages: number, claim?: ClaimTicket, resources?: string): Promise<void> {
     immediate(this.db, () => {
       this.settle(reservationId, 'charged', null, pages);
-      if (claim) completeKey(this.db, claim, resources ?? null);
+      if (claim) this.db.prepare(sql.COMPLETE_KEY).run({ ...claim, resources: resources ?? null });
     });
   }
 
   async returnReservation(reservationId: string, code: string, pages: number | undefined, claim?: ClaimTicket): Promise<void> {
     immediate(this.db, () => {
       this.settle(reservationId, 'returned', code, pages ?? null);
-      if (claim) releaseKey(this.db, claim);
+      if (claim) this.db.prepare(sql.RELEASE_KEY).run(claim);
     });
   }
 
   /** Call inside a write transaction. */
   private settle(reservationId: string, state: 'charged' | 'returned', code: string | null, pages: number | null): void {
-    const settled = this.db
-      .prepare(
-        `UPDATE reservations SET state = ?, error_code = ?, pages = ?, settled_at = ?
-         WHERE id = ? AND state = 'reserved' RETURNING period_id`,
-      )
-      .get(state, code, pages, this.clock.now(), reservationId) as { period_id: number } | undefined;
+    const settled = this.db.prepare(sql.SETTLE_RESERVATION).get({ state, code, pages, now: this.clock.now(), reservationId }) as
+      | { period_id: number }
+      | undefined;
     if (!settled) throw new Error(`reservation ${reservationId} is not open`);
-    const used = state === 'charged' ? 1 : 0;
-    this.db.prepare('UPDATE periods SET reserved = reserved - 1, used = used + ? WHERE id = ?').run(used, settled.period_id);
+    this.db.prepare(sql.SETTLE_PERIOD).run({ settled: 1, used: state === 'charged' ? 1 : 0, periodId: settled.period_id });
   }
 
   async usage(accountId: string, periodId?: bigint): Promise<Usage | undefined> {
@@ -218,34 +217,62 @@ export class SqliteStore implements Store {
   }
 
   private keySpending(periodId: string): KeySpending[] {
-    const rows = this.db
-      .prepare(
-        `SELECT k.id, k.name, k.revoked_at, SUM(r.state = 'charged') AS credits
-         FROM reservations r JOIN api_keys k ON k.id = r.key_id
-         WHERE r.period_id = ? GROUP BY k.id ORDER BY MIN(r.id)`,
-      )
-      .all(periodId) as { id: string; name: string | null; revoked_at: number | null; credits: number }[];
+    const rows = this.db.prepare(sql.KEY_SPENDING).all({ periodId }) as KeySpendingRow[];
     return rows.map((row) => ({ id: row.id, name: row.revoked_at === null ? row.name : null, credits: row.credits }));
   }
 
   async claimIdempotencyKey(accountId: string, key: string, fingerprint: string, lifetimeMs: number): Promise<IdempotencyClaim> {
     const now = this.clock.now();
-    return immediate(this.db, () =>
-      claimKey(this.db, { accountId, key, token: newToken(), fingerprint, now, expiredAt: now - lifetimeMs }),
-    );
+    const ticket = { accountId, key, token: newToken() };
+    const leaseUntil = now + this.holder.leaseMs;
+    return immediate(this.db, () => {
+      const claim = { ...ticket, fingerprint, now, expiredAt: now - lifetimeMs, holder: this.holder.id, leaseUntil };
+      if (this.db.prepare(sql.CLAIM_KEY).get(claim)) return { claimed: true, ticket };
+      return { claimed: false, record: toIdempotencyRecord(this.db.prepare(sql.SELECT_KEY).get(ticket) as IdempotencyRow) };
+    });
   }
 
   async releaseIdempotencyKey(claim: ClaimTicket): Promise<void> {
-    guard(() => releaseKey(this.db, claim));
+    guard(() => this.db.prepare(sql.RELEASE_KEY).run(claim));
   }
 
   async takeReplay(accountId: string, key: string, fingerprint: string, allowance: number, lifetimeMs: number): Promise<boolean> {
     const expiredAt = this.clock.now() - lifetimeMs;
-    return guard(() => takeReplay(this.db, { accountId, key, fingerprint, allowance, expiredAt }));
+    return guard(() => this.db.prepare(sql.TAKE_REPLAY).run({ accountId, key, fingerprint, allowance, expiredAt }).changes === 1);
   }
 
   async giveBackReplay(accountId: string, key: string, fingerprint: string): Promise<void> {
-    guard(() => giveBackReplay(this.db, { accountId, key, fingerprint }));
+    guard(() => this.db.prepare(sql.GIVE_BACK_REPLAY).run({ accountId, key, fingerprint }));
+  }
+
+  async takeTokens(accountId: string, kind: TokenKind, limit: number, count: number): Promise<TokenGrant> {
+    const now = this.clock.now();
+    const holdMs = tokenHoldMs(kind, this.holder);
+    return immediate(
+      this.db,
+      () => {
+        const live = this.db.prepare(sql.LIVE_TOKENS).all({ accountId, kind, limit, now }) as { slot: number; held_until: number }[];
+        const held: HeldToken[] = live.map((token) => ({ slot: token.slot, heldUntil: token.held_until }));
+        const grant = chooseTokens(held, { limit, count, now, holdMs, spread: false });
+        if (grant.granted) {
+          const take = this.db.prepare(sql.TAKE_TOKEN);
+          for (const slot of grant.slots) take.run({ accountId, kind, slot, holder: this.holder.id, heldUntil: now + holdMs, now });
+        }
+        return grant;
+      },
+      { durable: false },
+    );
+  }
+
+  async giveBackTokens(accountId: string, kind: TokenKind, slots: number[]): Promise<void> {
+    immediate(
+      this.db,
+      () => {
+        const giveBack = this.db.prepare(sql.GIVE_BACK_TOKEN);
+        for (const slot of slots) giveBack.run({ accountId, kind, slot, holder: this.holder.id });
+      },
+      { durable: false },
+    );
   }
 
   async addCertificate(accountId: string, certificate: Omit<StoredCertificate, 'createdAt'>): Promise<CertificateSummary> {
@@ -277,28 +304,34 @@ export class SqliteStore implements Store {
     return row.value;
   }
 
-  async recoverInterrupted(): Promise<{ released: number; returned: number }> {
+  async renewLeases(): Promise<void> {
+    const now = this.clock.now();
+    const renewal = { holder: this.holder.id, leaseUntil: now + this.holder.leaseMs, now };
+    immediate(
+      this.db,
+      () => {
+        for (const statement of [sql.RENEW_RESERVATIONS, sql.RENEW_KEYS, sql.RENEW_RENDER_SLOTS]) this.db.prepare(statement).run(renewal);
+      },
+      { durable: false },
+    );
+  }
+
+  async recoverExpired(): Promise<{ released: number; returned: number }> {
     const now = this.clock.now();
     return immediate(this.db, () => {
-      const released = this.db.prepare(`DELETE FROM idempotency_keys WHERE state = 'in_progress'`).run().changes;
-      this.db
-        .prepare(
-          `UPDATE periods SET reserved = reserved -
-             (SELECT COUNT(*) FROM reservations r WHERE r.period_id = periods.id AND r.state = 'reserved')
-           WHERE reserved > 0`,
-        )
-        .run();
-      const returned = this.db
-        .prepare(`UPDATE reservations SET state = 'returned', error_code = 'interrupted', settled_at = ? WHERE state = 'reserved'`)
-        .run(now).changes;
-      return { released, returned };
+      const released = this.db.prepare(sql.RELEASE_EXPIRED_KEYS).run({ now }).changes;
+      const returned = this.db.prepare(sql.RETURN_EXPIRED_RESERVATIONS).all({ now }) as { period_id: number }[];
+      const settlePeriod = this.db.prepare(sql.SETTLE_PERIOD);
+      for (const [periodId, settled] of sql.returnedByPeriod(returned)) settlePeriod.run({ settled, used: 0, periodId });
+      return { released, returned: returned.length };
     });
   }
 
   async maintain(idempotencyLifetimeMs: number): Promise<void> {
     const now = this.clock.now();
     guard(() => {
-      this.db.prepare('DELETE FROM idempotency_keys WHERE created_at <= ?').run(now - idempotencyLifetimeMs);
+      this.db.prepare(sql.DROP_OLD_KEYS).run({ expiredAt: now - idempotencyLifetimeMs });
+      this.db.prepare(sql.DROP_FREE_TOKENS).run({ now });
       this.db.pragma('wal_checkpoint(TRUNCATE)');
     });
   }
@@ -317,3 +350,4 @@ export class SqliteStore implements Store {
     return this.db.prepare('SELECT * FROM periods WHERE id = ?').get(periodId) as PeriodRow;
   }
 }
+

@@ -1,7 +1,7 @@
-/** Accounts for the suites, written straight into the service's database (WAL lets both use it). */
+/** Accounts for the suites, written straight into the service's database (a SQLite file in WAL mode, or PostgreSQL). */
 import { systemClock } from '../../../src/clock.js';
 import type { LimitOverrides, PlanId } from '../../../src/limits/plans.js';
-import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { openStore, storeLocation } from '../../../src/store/open-store.js';
 
 export interface SuiteAccount {
   id: string;
@@ -9,10 +9,11 @@ export interface SuiteAccount {
 }
 
 export async function createAccounts(
-  dbFile: string,
+  /** A SQLite file or a postgres:// URL. */
+  db: string,
   wanted: { plan: PlanId; overrides?: LimitOverrides; email?: string }[],
 ): Promise<SuiteAccount[]> {
-  const store = SqliteStore.open(dbFile, systemClock);
+  const store = await openStore(storeLocation(db, {}), systemClock);
   try {
     const accounts: SuiteAccount[] = [];
     for (const [index, { plan, overrides, email }] of wanted.entries()) {

@@ -31,7 +31,7 @@ export interface ServiceProcess {
 }
 
 export interface SpawnOptions {
-  /** The database file; a new one in a temporary folder when absent. */
+  /** The database file or postgres:// URL; a new file in a temporary folder when absent. */
   dbFile?: string;
   env?: Record<string, string>;
 }
