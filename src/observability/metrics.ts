@@ -14,6 +14,7 @@ export class ServiceMetrics {
   private readonly renderSeconds: Histogram<'front_end' | 'outcome'>;
   private readonly charged: Counter;
   private readonly returned: Counter<'code'>;
+  private readonly storeSeconds: Histogram<'operation'>;
 
   constructor(pool: RenderPool) {
     const registers = [this.registry];
@@ -36,6 +37,13 @@ export class ServiceMetrics {
       name: 'quire_documents_returned_total',
       help: 'Reserved documents returned to their period, by the refusal that returned them.',
       labelNames: ['code'],
+      registers,
+    });
+    this.storeSeconds = new Histogram({
+      name: 'quire_store_latency_seconds',
+      help: 'Time of each call to the database (SQLite or PostgreSQL), by store operation.',
+      labelNames: ['operation'],
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5],
       registers,
     });
     new Gauge({
@@ -67,6 +75,10 @@ export class ServiceMetrics {
   render(frontEnd: FrontEnd, outcome: 'delivered' | 'replayed' | 'refused', code: string, seconds: number): void {
     this.renders.inc({ front_end: frontEnd, outcome, code });
     this.renderSeconds.observe({ front_end: frontEnd, outcome }, seconds);
+  }
+
+  storeCall(operation: string, seconds: number): void {
+    this.storeSeconds.observe({ operation }, seconds);
   }
 
   documentCharged(): void {

@@ -1,7 +1,8 @@
 /**
  * `kill -9` of `quire serve` at random moments while renders run, then a restart on the same
- * SQLite file (WAL, synchronous=FULL), again and again. After every restart: the database passes
- * `PRAGMA integrity_check`; reservations the kill left open were returned at start-up; no
+ * SQLite file (WAL, synchronous=FULL), again and again, once the killed instance's one-second
+ * leases have expired. After every restart: the database passes `PRAGMA integrity_check`;
+ * reservations the kill left open were returned at start-up; no
  * idempotency key is left in progress; every charge is a reservation recorded as delivered (with
  * its page count) and the periods' counters agree with the rows; every PDF a client received is
  * charged, and no more were charged than requests the kill cut off.
@@ -19,6 +20,7 @@ const POINTS = bySuite(8, 100);
 const SEED = Number(process.env.QUIRE_SEED ?? 20_261_122);
 const REQUESTS_PER_BURST = 10;
 const LONGEST_WAIT_MS = 1_500;
+const LEASE_S = 1;
 
 const DOCUMENTS = [
   '# Short\n\nA paragraph.',
@@ -50,7 +52,7 @@ describe(`kill -9 during renders (${POINTS} kills, seed ${SEED})`, () => {
     let keyCounter = 0;
 
     for (let point = 1; point <= POINTS; point += 1) {
-      const service = await spawnService({ dbFile });
+      const service = await spawnService({ dbFile, env: { QUIRE_LEASE_S: String(LEASE_S) } });
       const listening = service.logs.find((line) => line.event === 'listening') as { recovered: { returned: number; released: number } };
       assert.deepEqual(listening.recovered, { returned: openAtKill.reservations, released: openAtKill.keys }, `point ${point}: recovery at start-up`);
       checkBooks(dbFile, books, deliveredKeys, point);
@@ -66,6 +68,7 @@ describe(`kill -9 during renders (${POINTS} kills, seed ${SEED})`, () => {
       const answers = Promise.allSettled(burst.map((request) => send(service.url, request.account, request.markdown, request.key)));
       await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * LONGEST_WAIT_MS)));
       await service.kill();
+      await new Promise((resolve) => setTimeout(resolve, LEASE_S * 1000 + 50));
 
       for (const [index, settled] of (await answers).entries()) {
         const request = burst[index]!;

@@ -69,6 +69,10 @@ describe('metrics, health and readiness', () => {
     assert.equal(delta('quire_render_duration_seconds_count', { front_end: 'api', outcome: 'refused' }), 2);
     assert.equal(delta('quire_documents_charged_total'), 2);
     assert.equal(delta('quire_documents_returned_total', { code: 'payload_too_large' }), 1);
+    // The delivered and the too-deep API renders and the MCP call reserved (a replay does not); each took a slot.
+    assert.equal(delta('quire_store_latency_seconds_count', { operation: 'reserveDocument' }), 3);
+    assert.ok(delta('quire_store_latency_seconds_count', { operation: 'takeTokens' }) >= 4);
+    assert.match(now, /# TYPE quire_store_latency_seconds histogram/);
     assert.match(now, /# TYPE quire_render_duration_seconds histogram/);
     assert.match(now, /quire_process_resident_memory_bytes/);
     for (const secret of [account.id, account.key, account.keyId]) assert.equal(now.includes(secret), false);

@@ -209,6 +209,15 @@ function storeContract(name: string, open: (clock: ManualClock) => Promise<Opene
       assert.deepEqual([...new Set(slots)].sort(), [0, 1, 2, 3, 4]);
     });
 
+    it('should open one period for the first reservations of an account arriving at once, refusing none', async () => {
+      const created = await store.createAccount({ email: `${Math.random()}@example.com`, plan: 'pro', emailVerified: true });
+      const { id: keyId } = await store.createApiKey(created.id, null);
+      const instances = [store, await instance(), await instance()];
+      await Promise.all(Array.from({ length: 24 }, (_, i) => instances[i % 3]!.reserveDocument(created.id, keyId)));
+      const periods = new Set((await Promise.all(instances.map((each) => each.usage(created.id)))).map((usage) => usage?.period.id));
+      assert.equal(periods.size, 1);
+    });
+
     it('should never reserve past the quota from several instances at once', async () => {
       const { id, keyId } = await account(7);
       const instances = [store, await instance(), await instance()];

@@ -201,14 +201,10 @@ export class PostgresStore implements Store {
     const values = { accountId, keyId, now, holder: this.holder.id, leaseUntil: now + this.holder.leaseMs };
     let reserved = await one<{ id: number; period_id: number }>(this.pool, RESERVE, values);
     if (!reserved) {
-      // No document left, or no period opened yet for this span: open it (under the account's lock) and try once more.
-      const opened = await transaction(this.pool, async (client) => {
-        const before = await one<PeriodRow>(client, sql.CURRENT_PERIOD, { accountId, now });
-        if (before) return false;
-        await this.openCurrentPeriod(client, accountId, now);
-        return true;
-      });
-      if (opened) reserved = await one(this.pool, RESERVE, values);
+      // No document left, or no period opened yet for this span (perhaps being opened by another
+      // request right now): make sure it is open, under the account's lock, and try once more.
+      await transaction(this.pool, (client) => this.openCurrentPeriod(client, accountId, now));
+      reserved = await one(this.pool, RESERVE, values);
     }
     if (!reserved) throw new QuotaExhaustedError();
     return { id: String(reserved.id), periodId: String(reserved.period_id) };

@@ -1,0 +1,211 @@
+/**
+ * Several `quire serve` processes on one PostgreSQL database, as operators run them behind a
+ * load balancer. Every per-account guarantee holds across them under concurrent load, and a
+ * killed instance's documents and render slots come back once its leases expire while the
+ * others keep serving.
+ *
+ * Renders that must stay in flight link an image on a loopback server the test holds open
+ * (QUIRE_NET_ALLOW_LOOPBACK=1): the worker waits on it until the test lets it go.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { deflateSync } from 'node:zlib';
+import { after, before, describe, it } from 'node:test';
+import { createAccounts, type SuiteAccount } from '../hostile/support/accounts.js';
+import { spawnService, type ServiceProcess } from '../hostile/support/service-process.js';
+import { pngFile } from '../support/png-file.js';
+import { freshDatabase, type TestDatabase } from '../support/postgres.js';
+
+const LEASE_S = 2;
+const ENV = {
+  QUIRE_MASTER_KEY: '5a'.repeat(32),
+  QUIRE_LEASE_S: String(LEASE_S),
+  // Two renders held on one instance must leave it a worker for the rest.
+  QUIRE_WORKERS: '3',
+  QUIRE_QUEUE_LIMIT: '400',
+  QUIRE_NET_ALLOW_LOOPBACK: '1',
+};
+const PNG = pngFile(1, 1, 2, deflateSync(Buffer.from([0, 200, 40, 40])));
+
+interface Answer {
+  status: number;
+  code: string | undefined;
+  replay: boolean;
+}
+
+/** Image requests held open until `release()`; each request is counted as it arrives. */
+class HeldImages {
+  private held: ServerResponse[] = [];
+  private holding = true;
+  arrived = 0;
+  private readonly server = createServer((_request: IncomingMessage, response: ServerResponse) => {
+    this.arrived += 1;
+    if (this.holding) this.held.push(response);
+    else this.send(response);
+  });
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  }
+
+  url(name: string): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/${name}.png`;
+  }
+
+  release(): void {
+    this.holding = false;
+    for (const response of this.held.splice(0)) this.send(response);
+  }
+
+  hold(): void {
+    this.holding = true;
+    this.arrived = 0;
+  }
+
+  async close(): Promise<void> {
+    this.release();
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private send(response: ServerResponse): void {
+    response.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': PNG.length }).end(PNG);
+  }
+}
+
+async function render(instance: ServiceProcess, account: SuiteAccount, markdown: string, key?: string): Promise<Answer> {
+  const response = await fetch(`${instance.url}/v1/render`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${account.key}`, 'Content-Type': 'text/markdown', ...(key && { 'Idempotency-Key': key }) },
+    body: markdown,
+  });
+  const body = Buffer.from(await response.arrayBuffer());
+  const code = response.status === 200 ? undefined : (JSON.parse(body.toString('utf8')) as { code: string }).code;
+  return { status: response.status, code, replay: response.headers.get('x-service-replay') === 'true' };
+}
+
+function tally(answers: Answer[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const answer of answers) {
+    const name = answer.status === 200 ? (answer.replay ? 'replayed' : 'delivered') : `${answer.status} ${answer.code}`;
+    counts[name] = (counts[name] ?? 0) + 1;
+  }
+  return counts;
+}
+
+async function until(condition: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000): Promise<number> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return Date.now() - started;
+}
+
+describe('service instances on one PostgreSQL database', () => {
+  let database: TestDatabase;
+  const instances: ServiceProcess[] = [];
+  const images = new HeldImages();
+
+  before(async () => {
+    database = await freshDatabase('instances');
+    await images.start();
+    // The first instance creates the schema; the second starts beside it.
+    instances.push(await spawnService({ dbFile: database.url, env: ENV }));
+    instances.push(await spawnService({ dbFile: database.url, env: ENV }));
+  });
+  after(async () => {
+    await Promise.all(instances.map((instance) => instance.kill()));
+    await images.close();
+    await database.drop();
+  });
+
+  /** Every reservation settled once; each period's counters agree with its rows. */
+  async function checkBooks(): Promise<void> {
+    const open = await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM reservations WHERE state = 'reserved'`);
+    assert.equal(open[0]!.n, 0, 'no reservation left open');
+    const periods = await database.query<{ used: number; reserved: number; charged: number }>(
+      `SELECT p.used, p.reserved, (SELECT count(*)::int FROM reservations r WHERE r.period_id = p.id AND r.state = 'charged') AS charged FROM periods p`,
+    );
+    for (const period of periods) assert.deepEqual([period.used, period.reserved], [period.charged, 0], 'period counters agree with their rows');
+  }
+
+  async function used(account: SuiteAccount): Promise<number> {
+    const rows = await database.query<{ used: number }>('SELECT COALESCE(sum(used), 0)::int AS used FROM periods WHERE account_id = $1', [account.id]);
+    return rows[0]!.used;
+  }
+
+  it('should hold quota, requests per minute, concurrent renders, replays and keys across two instances under 200 concurrent requests', async () => {
+    const [quota, rate, slots, keyed, replayed] = await createAccounts(database.url, [
+      { plan: 'pro', overrides: { documents: 20, requests_per_min: 1_000, concurrency: 50 } },
+      { plan: 'pro', overrides: { requests_per_min: 15, concurrency: 50 } },
+      { plan: 'pro', overrides: { requests_per_min: 1_000, concurrency: 2 } },
+      { plan: 'pro', overrides: { requests_per_min: 1_000, concurrency: 50 } },
+      { plan: 'pro', overrides: { requests_per_min: 1_000, concurrency: 50 } },
+    ]);
+    assert.equal((await render(instances[0]!, replayed!, '# Replayed', 'replayed-key')).status, 200);
+    const on = (index: number) => instances[index % instances.length]!;
+
+    // First the renders that hold both of `slots`' render slots (on either instance) until released.
+    images.hold();
+    const gated = Array.from({ length: 40 }, (_, i) => render(on(i), slots!, `# Gated ${i}\n\n![held](${images.url(`gate-${i}`)})`));
+    await until(() => images.arrived >= 2, 'two gated renders to start');
+    const others = [
+      ...Array.from({ length: 50 }, (_, i) => render(on(i), quota!, `# Quota ${i}`)),
+      ...Array.from({ length: 40 }, (_, i) => render(on(i), rate!, `# Rate ${i}`)),
+      ...Array.from({ length: 30 }, (_, i) => render(on(i), keyed!, '# Once', 'one-key')),
+      ...Array.from({ length: 40 }, (_, i) => render(on(i), replayed!, '# Replayed', 'replayed-key')),
+    ];
+    const answered = await Promise.all(others);
+    assert.equal(images.arrived, 2, 'no more than two renders of the account ever started');
+    images.release();
+    const gatedAnswers = await Promise.all(gated);
+
+    assert.deepEqual(tally(gatedAnswers), { delivered: 2, '429 rate_limited': 38 });
+    assert.deepEqual(tally(answered.slice(0, 50)), { delivered: 20, '402 quota_exhausted': 30 });
+    assert.deepEqual(tally(answered.slice(50, 90)), { delivered: 15, '429 rate_limited': 25 });
+    const once = tally(answered.slice(90, 120));
+    assert.equal(once.delivered, 1, `one key renders once: ${JSON.stringify(once)}`);
+    assert.ok((once.replayed ?? 0) <= 5, 'replays within the allowance');
+    assert.deepEqual(tally(answered.slice(120)), { replayed: 5, '429 idempotency_replay_limit': 35 });
+
+    assert.deepEqual(await Promise.all([quota, rate, slots, keyed, replayed].map((account) => used(account!))), [20, 15, 2, 1, 1]);
+    await checkBooks();
+  });
+
+  it('should hold the quota over three instances, and return a killed instance\'s work when its lease expires while the others serve', async () => {
+    instances.push(await spawnService({ dbFile: database.url, env: ENV }));
+    const [burst, victim] = await createAccounts(database.url, [
+      { plan: 'pro', overrides: { documents: 50, requests_per_min: 1_000, concurrency: 250 } },
+      { plan: 'pro', overrides: { documents: 10, requests_per_min: 1_000, concurrency: 2 } },
+    ]);
+    const burstAnswers = await Promise.all(Array.from({ length: 200 }, (_, i) => render(instances[i % 3]!, burst!, `# Burst ${i}`)));
+    assert.deepEqual(tally(burstAnswers), { delivered: 50, '402 quota_exhausted': 150 });
+
+    images.hold();
+    const doomed = instances[2]!;
+    const cutOff = [0, 1].map((i) => render(doomed, victim!, `# Doomed ${i}\n\n![held](${images.url(`doomed-${i}`)})`).catch(() => undefined));
+    await until(() => images.arrived >= 2, 'the doomed renders to start');
+    const open = () => database.query<{ n: number }>(`SELECT count(*)::int AS n FROM reservations WHERE state = 'reserved'`).then((rows) => rows[0]!.n);
+    assert.equal(await open(), 2);
+    await doomed.kill();
+    const killedAt = Date.now();
+    await Promise.all(cutOff);
+    images.release();
+
+    // The others keep serving; the dead instance's slots hold until its lease expires.
+    assert.equal((await render(instances[0]!, burst!, '# Still here')).code, 'quota_exhausted');
+    const early = await render(instances[1]!, victim!, '# Too early');
+    assert.equal(early.code, 'rate_limited', 'both render slots are still held under the dead instance\'s lease');
+    const returnedAfterMs = await until(async () => (await open()) === 0, 'the dead instance\'s reservations to be returned');
+    const elapsedMs = Date.now() - killedAt;
+    assert.ok(elapsedMs <= LEASE_S * 1000 * 2 + 2_000, `returned ${elapsedMs} ms after the kill`);
+    console.log(`lease figures: ${JSON.stringify({ leaseS: LEASE_S, returnedAfterKillMs: elapsedMs, waitedMs: returnedAfterMs, earlyAnswer: early.code ?? early.status })}`);
+    const interrupted = await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM reservations WHERE error_code = 'interrupted'`);
+    assert.equal(interrupted[0]!.n, 2);
+    await until(async () => (await render(instances[0]!, victim!, '# After the lease')).status === 200, 'the victim to render again');
+    assert.ok((await used(victim!)) >= 1 && (await used(victim!)) <= 2);
+    await checkBooks();
+  });
+});
