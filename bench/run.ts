@@ -4,12 +4,14 @@
  * `--only REGEX` limits the documents; `--engine` or `--service` runs one half; `--peers` compares
  * cold times with md-to-pdf (Chromium) and Pandoc + wkhtmltopdf when they are installed;
  * `--fairness` measures one account's latency while another floods the service (`--samples N`
- * victim requests per state, 150 unless given).
+ * victim requests per state, 150 unless given); `--scale` compares PostgreSQL with SQLite and one,
+ * two and three service instances on one PostgreSQL database.
  */
 import { benchEngine, type EngineFigures } from './engine-bench.js';
 import { benchFairness, DEFAULT_SAMPLES, type FairnessFigures } from './fairness.js';
 import { benchService, type ServiceFigures } from './service.js';
 import { benchRich, type RichFigures } from './rich.js';
+import { benchScale, type ScaleFigures } from './scale.js';
 import { benchPeers, nodeStartMs, peersInstalled, type PeerFigures } from './peers.js';
 
 const args = process.argv.slice(2);
@@ -17,16 +19,18 @@ const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? new RegExp(args[onlyIndex + 1]!) : undefined;
 const peersOnly = args.includes('--peers');
 const fairnessOnly = args.includes('--fairness');
+const scaleOnly = args.includes('--scale');
 const samplesIndex = args.indexOf('--samples');
 const samples = samplesIndex >= 0 ? Number(args[samplesIndex + 1]) : DEFAULT_SAMPLES;
-const runEngine = !args.includes('--service') && !peersOnly && !fairnessOnly;
-const runService = !args.includes('--engine') && !peersOnly && !fairnessOnly;
+const runEngine = !args.includes('--service') && !peersOnly && !fairnessOnly && !scaleOnly;
+const runService = !args.includes('--engine') && !peersOnly && !fairnessOnly && !scaleOnly;
 
 if (runEngine) printEngine(benchEngine(only));
 if (runEngine && !only) printRich(benchRich());
 if (peersOnly) printPeers(benchPeers());
 if (runService) printService(await benchService());
 if (fairnessOnly) printFairness(await benchFairness(samples));
+if (scaleOnly) printScale(await benchScale());
 
 function printEngine(figures: EngineFigures[]): void {
   const header = ['document', 'KB', 'pages', 'warm ms', 'ms/page', 'pages/s', 'cold ms', 'cold peak MB', 'warm peak MB', 'setup/render/serialize ms'];
@@ -70,6 +74,26 @@ function printService(figures: ServiceFigures): void {
   console.log(`\nservice: ${figures.rps.toFixed(1)} renders/s over HTTP, p50 ${figures.p50.toFixed(0)} ms, p99 ${figures.p99.toFixed(0)} ms, ` +
     `${figures.requests} requests, ${figures.failures} failures, ${figures.concurrency} clients, ${figures.workers} workers, service overhead p50 ${figures.serviceOverheadP50.toFixed(1)} ms`);
   printTable(['document', 'KB', 'p50 ms'], figures.documents.map((doc) => [doc.name, (doc.bytes / 1024).toFixed(1), doc.p50.toFixed(0)]));
+}
+
+function printScale(figures: ScaleFigures): void {
+  console.log('store time per render (authenticate, request token, render slot, reserve, charge, slot back), 8 clients:');
+  printTable(['store', 'p50 ms', 'p99 ms'], figures.store.map((row) => [row.store, row.p50.toFixed(2), row.p99.toFixed(2)]));
+  console.log(`\nrenders per second over HTTP, README-sized documents, one worker per instance, ${figures.cores} cores on this machine:`);
+  const base = figures.http[0]!.rps;
+  printTable(
+    ['instances', 'cores', 'renders/s', 'vs one', 'p50 ms', 'p99 ms', 'service ms p50', 'failures'],
+    figures.http.map((row) => [
+      row.label,
+      row.cpus,
+      row.rps.toFixed(1),
+      `${(row.rps / base).toFixed(2)}x`,
+      row.p50.toFixed(0),
+      row.p99.toFixed(0),
+      row.overheadP50.toFixed(1),
+      String(row.failures),
+    ]),
+  );
 }
 
 function printFairness(figures: FairnessFigures): void {

@@ -105,7 +105,7 @@ export async function benchService(durationMs = 10_000): Promise<ServiceFigures>
 }
 
 /** `total` minus the other phases of a Server-Timing header. */
-function overhead(serverTiming: string): number {
+export function overhead(serverTiming: string): number {
   const phases = Object.fromEntries(
     [...serverTiming.matchAll(/(\w+);dur=([\d.]+)/g)].map((match) => [match[1]!, Number(match[2])]),
   );
