@@ -77,8 +77,8 @@ function printService(figures: ServiceFigures): void {
 }
 
 function printScale(figures: ScaleFigures): void {
-  console.log('store time per render (authenticate, request token, render slot, reserve, charge, slot back), 8 clients:');
-  printTable(['store', 'p50 ms', 'p99 ms'], figures.store.map((row) => [row.store, row.p50.toFixed(2), row.p99.toFixed(2)]));
+  console.log('store time per render (authenticate, request token, render slot, reserve, charge, slot back):');
+  printTable(['store', 'clients', 'p50 ms', 'p99 ms'], figures.store.map((row) => [row.store, String(row.clients), row.p50.toFixed(2), row.p99.toFixed(2)]));
   console.log(`\nrenders per second over HTTP, README-sized documents, one worker per instance, ${figures.cores} cores on this machine:`);
   const base = figures.http[0]!.rps;
   printTable(

@@ -200,7 +200,9 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   // 4: leases on work in flight (null: held by an instance from before leases, so expired), and
-  // the per-account token counters that several instances share.
+  // the per-account token counters that several instances share. PostgreSQL keeps the tokens
+  // unlogged: no WAL and no wait for the disk; a crash of the server empties them, which only
+  // frees slots and restarts minute windows.
   {
     sqlite: `
     ALTER TABLE reservations ADD COLUMN holder TEXT;
@@ -224,7 +226,7 @@ export const MIGRATIONS: readonly Migration[] = [
     ALTER TABLE idempotency_keys ADD COLUMN holder TEXT;
     ALTER TABLE idempotency_keys ADD COLUMN lease_until BIGINT;
     CREATE INDEX keys_in_progress ON idempotency_keys (state) WHERE state = 'in_progress';
-    CREATE TABLE account_tokens (
+    CREATE UNLOGGED TABLE account_tokens (
       account_id TEXT NOT NULL,
       kind       TEXT NOT NULL CHECK (kind IN ('request', 'render', 'preview')),
       slot       INTEGER NOT NULL,

@@ -73,8 +73,15 @@ export async function one<Row extends pg.QueryResultRow>(on: Queryable, sql: str
   return (await query<Row>(on, sql, values)).rows[0];
 }
 
-/** Runs `work` between BEGIN and COMMIT on one connection; any failure rolls back and is rethrown. */
-export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` between BEGIN and COMMIT on one connection; any failure rolls back and is rethrown.
+ * `durable: false` commits without waiting for the disk (see the stores' notes on what may).
+ */
+export async function transaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  options: { durable?: boolean } = {},
+): Promise<T> {
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
@@ -83,7 +90,7 @@ export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient
   }
   let broken: unknown;
   try {
-    await query(client, 'BEGIN');
+    await query(client, options.durable === false ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN');
     const result = await work(client);
     await query(client, 'COMMIT');
     return result;

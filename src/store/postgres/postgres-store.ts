@@ -3,6 +3,11 @@
  * single statements deciding under a row lock (statements.ts); the rare steps that read before
  * they write — opening a period, changing a plan, tokens when a quick claim lost a race — hold
  * the account's row lock or an advisory lock for the whole step.
+ *
+ * Charges, keys and accounts are committed durably. Reserving and returning a document and
+ * renewing leases are not waited on the disk for: a server crash can lose only their last
+ * moments, and then a reservation lost was never charged, and one whose return was lost stays
+ * under a lease that expires.
  */
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
@@ -199,12 +204,13 @@ export class PostgresStore implements Store {
   async reserveDocument(accountId: string, keyId: string): Promise<Reservation> {
     const now = this.clock.now();
     const values = { accountId, keyId, now, holder: this.holder.id, leaseUntil: now + this.holder.leaseMs };
-    let reserved = await one<{ id: number; period_id: number }>(this.pool, RESERVE, values);
+    const reserve = () => transaction(this.pool, (client) => one<{ id: number; period_id: number }>(client, RESERVE, values), { durable: false });
+    let reserved = await reserve();
     if (!reserved) {
       // No document left, or no period opened yet for this span (perhaps being opened by another
       // request right now): make sure it is open, under the account's lock, and try once more.
       await transaction(this.pool, (client) => this.openCurrentPeriod(client, accountId, now));
-      reserved = await one(this.pool, RESERVE, values);
+      reserved = await reserve();
     }
     if (!reserved) throw new QuotaExhaustedError();
     return { id: String(reserved.id), periodId: String(reserved.period_id) };
@@ -218,10 +224,14 @@ export class PostgresStore implements Store {
   }
 
   async returnReservation(reservationId: string, code: string, pages: number | undefined, claim?: ClaimTicket): Promise<void> {
-    await transaction(this.pool, async (client) => {
-      await this.settle(client, reservationId, 'returned', code, pages ?? null);
-      if (claim) await query(client, sql.RELEASE_KEY, claim);
-    });
+    await transaction(
+      this.pool,
+      async (client) => {
+        await this.settle(client, reservationId, 'returned', code, pages ?? null);
+        if (claim) await query(client, sql.RELEASE_KEY, claim);
+      },
+      { durable: false },
+    );
   }
 
   private async settle(client: pg.PoolClient, reservationId: string, state: 'charged' | 'returned', code: string | null, pages: number | null): Promise<void> {
@@ -275,11 +285,17 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * First a quick claim of free slots picked at random (instances claiming at once rarely meet);
-   * if another claim took one first, the exact way: under the account's advisory lock for this
-   * kind, read and claim again. The ON CONFLICT guard keeps a slot to one holder either way.
+   * One token is first claimed blind: a slot picked at random, taken if it is free (one statement;
+   * most slots are free most of the time). Then free slots chosen from those held now, at random
+   * so that instances claiming at once rarely meet; and if another claim took one first, the exact
+   * way: under the account's advisory lock for this kind, read and claim again. The ON CONFLICT
+   * guard keeps a slot to one holder whichever way it is taken.
    */
   async takeTokens(accountId: string, kind: TokenKind, limit: number, count: number): Promise<TokenGrant> {
+    if (count === 1 && limit >= 1) {
+      const slot = Math.floor(Math.random() * limit);
+      if (await this.takeToken(this.pool, accountId, kind, slot, this.clock.now())) return { granted: true, slots: [slot] };
+    }
     const quick = await this.tryTokens(this.pool, accountId, kind, limit, count, true);
     if (quick) return quick;
     return transaction(this.pool, async (client) => {
@@ -300,14 +316,18 @@ export class PostgresStore implements Store {
     if (!grant.granted) return grant;
     const taken: number[] = [];
     for (const slot of grant.slots) {
-      const row = await one(on, sql.TAKE_TOKEN, { accountId, kind, slot, holder: this.holder.id, heldUntil: now + holdMs, now });
-      if (!row) {
+      if (!(await this.takeToken(on, accountId, kind, slot, now))) {
         await this.giveBackTokens(accountId, kind, taken);
         return undefined;
       }
       taken.push(slot);
     }
     return grant;
+  }
+
+  private async takeToken(on: Queryable, accountId: string, kind: TokenKind, slot: number, now: number): Promise<boolean> {
+    const heldUntil = now + tokenHoldMs(kind, this.holder);
+    return (await one(on, sql.TAKE_TOKEN, { accountId, kind, slot, holder: this.holder.id, heldUntil, now })) !== undefined;
   }
 
   async giveBackTokens(accountId: string, kind: TokenKind, slots: number[]): Promise<void> {
@@ -360,7 +380,13 @@ export class PostgresStore implements Store {
   async renewLeases(): Promise<void> {
     const now = this.clock.now();
     const renewal = { holder: this.holder.id, leaseUntil: now + this.holder.leaseMs, now };
-    await Promise.all([sql.RENEW_RESERVATIONS, sql.RENEW_KEYS, sql.RENEW_RENDER_SLOTS].map((statement) => query(this.pool, statement, renewal)));
+    await transaction(
+      this.pool,
+      async (client) => {
+        for (const statement of [sql.RENEW_RESERVATIONS, sql.RENEW_KEYS, sql.RENEW_RENDER_SLOTS]) await query(client, statement, renewal);
+      },
+      { durable: false },
+    );
   }
 
   async recoverExpired(): Promise<{ released: number; returned: number }> {

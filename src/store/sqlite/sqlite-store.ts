@@ -35,8 +35,10 @@ const MAX_ROW_ID = 2n ** 63n - 1n;
 
 /**
  * The embedded store: one SQLite file, every counter changed inside BEGIN IMMEDIATE, so a read
- * and the write it decides are one step. Token counters and lease renewals are written without
- * waiting for the disk (they mean nothing after a power cut); charges and keys are durable.
+ * and the write it decides are one step. Charges, keys and accounts are durable. Reservations,
+ * returns, tokens and lease renewals are written without waiting for the disk: a power cut can
+ * lose only their last moments, and then a reservation lost was never charged, one whose return
+ * was lost stays under a lease that expires, and tokens only free up.
  */
 export class SqliteStore implements Store {
   private constructor(
@@ -163,15 +165,18 @@ export class SqliteStore implements Store {
 
   async reserveDocument(accountId: string, keyId: string): Promise<Reservation> {
     const now = this.clock.now();
-    return immediate(this.db, () => {
-      const period = openCurrentPeriod(this.db, this.account(accountId), now);
-      if (documentsLeft(period) <= 0) throw new QuotaExhaustedError();
-      this.db.prepare('UPDATE periods SET reserved = reserved + 1 WHERE id = ?').run(period.id);
-      const { id } = this.db
-        .prepare(sql.INSERT_RESERVATION)
-        .get({ periodId: period.id, keyId, now, holder: this.holder.id, leaseUntil: now + this.holder.leaseMs }) as { id: number };
-      return { id: String(id), periodId: String(period.id) };
-    });
+    const reservation = { keyId, now, holder: this.holder.id, leaseUntil: now + this.holder.leaseMs };
+    return immediate(
+      this.db,
+      () => {
+        const period = openCurrentPeriod(this.db, this.account(accountId), now);
+        if (documentsLeft(period) <= 0) throw new QuotaExhaustedError();
+        this.db.prepare('UPDATE periods SET reserved = reserved + 1 WHERE id = ?').run(period.id);
+        const { id } = this.db.prepare(sql.INSERT_RESERVATION).get({ ...reservation, periodId: period.id }) as { id: number };
+        return { id: String(id), periodId: String(period.id) };
+      },
+      { durable: false },
+    );
   }
 
   async chargeReservation(reservationId: string, pages: number, claim?: ClaimTicket, resources?: string): Promise<void> {
@@ -182,10 +187,14 @@ export class SqliteStore implements Store {
   }
 
   async returnReservation(reservationId: string, code: string, pages: number | undefined, claim?: ClaimTicket): Promise<void> {
-    immediate(this.db, () => {
-      this.settle(reservationId, 'returned', code, pages ?? null);
-      if (claim) this.db.prepare(sql.RELEASE_KEY).run(claim);
-    });
+    immediate(
+      this.db,
+      () => {
+        this.settle(reservationId, 'returned', code, pages ?? null);
+        if (claim) this.db.prepare(sql.RELEASE_KEY).run(claim);
+      },
+      { durable: false },
+    );
   }
 
   /** Call inside a write transaction. */
