@@ -174,6 +174,26 @@ describe('service instances on one PostgreSQL database', () => {
     await checkBooks();
   });
 
+  it('should answer 503 quota_unavailable and count nothing while the database is gone, then serve again', async () => {
+    const [account] = await createAccounts(database.url, [{ plan: 'pro', overrides: { requests_per_min: 1_000 } }]);
+    const instance = instances[0]!;
+    assert.equal((await render(instance, account!, '# Before')).status, 200);
+    await database.cutOff();
+    try {
+      const refused = await Promise.all(instances.map((each) => render(each, account!, '# While gone')));
+      assert.deepEqual(tally(refused), { [`503 quota_unavailable`]: instances.length });
+      const ready = await fetch(`${instance.url}/readyz`);
+      assert.equal(ready.status, 503);
+      assert.equal(((await ready.json()) as { database: string }).database, 'unavailable');
+    } finally {
+      await database.restore();
+    }
+    await until(async () => (await render(instance, account!, '# After')).status === 200, 'the instance to serve again');
+    assert.equal(await used(account!), 2);
+    assert.equal(instance.logs.some((line) => line.event === 'database_connection_lost'), true, 'the dropped idle connections were noticed, not thrown');
+    await checkBooks();
+  });
+
   it('should hold the quota over three instances, and return a killed instance\'s work when its lease expires while the others serve', async () => {
     instances.push(await spawnService({ dbFile: database.url, env: ENV }));
     const [burst, victim] = await createAccounts(database.url, [

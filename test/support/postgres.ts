@@ -12,6 +12,9 @@ export interface TestDatabase {
   url: string;
   /** Runs one statement in the database (a test's look at the rows). */
   query<Row extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<Row[]>;
+  /** The database goes away for its clients: open connections are ended and new ones refused. */
+  cutOff(): Promise<void>;
+  restore(): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -25,6 +28,12 @@ export async function freshDatabase(label: string): Promise<TestDatabase> {
   return {
     url: url.toString(),
     query: async (sql, values) => (await reader.query(sql, values)).rows,
+    cutOff: () =>
+      onServer(async (client) => {
+        await client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+        await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+      }),
+    restore: () => onServer((client) => client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`)),
     async drop() {
       await reader.end();
       await onServer((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
