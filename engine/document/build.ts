@@ -3,6 +3,9 @@ import { toString } from 'mdast-util-to-string';
 import GithubSlugger from 'github-slugger';
 import type { DocumentMetadata, Features, RendererBounds, ResourceMode } from '../options.js';
 import type { ParsedSource } from '../parse/markdown.js';
+import type { FrontMatter } from '../parse/front-matter.js';
+import { resolveDesign, settingMessage } from '../design/settings.js';
+import { FrontMatterError } from '../errors.js';
 import type { ResourceLoader } from '../resources/loader.js';
 import { ResourceTracker } from '../resources/tracker.js';
 import { FootnoteNumbering, LinkResolver, type BuildContext, type PartTargets } from './context.js';
@@ -24,6 +27,8 @@ export interface BuildSettings {
   resourceMode: ResourceMode;
   resourceBytes: number;
   metadata: DocumentMetadata;
+  /** Front matter keys from the caller (`design` option, `--set`); the document's own override them. */
+  design: FrontMatter;
 }
 
 /** One Markdown file of a document, with where its images load from. */
@@ -54,7 +59,10 @@ export async function buildDocument(parts: readonly DocumentPart[], settings: Bu
   const footnotes = new FootnoteNumbering();
   const named = await Promise.all(parts.map((part, index) => nameParts(part, index, footnotes)));
   const byPath = new Map(named.flatMap(({ targets }) => (targets.path === null ? [] : [[targets.path, targets] as const])));
-  const frontMatter = parts[0]!.source.frontMatter;
+  const frontMatter: FrontMatter = { ...settings.design, ...parts[0]!.source.frontMatter };
+  const design = resolveDesign(frontMatter, (key, value, expected) => {
+    throw new FrontMatterError(settingMessage(key, value, expected));
+  });
   const firstH1 = firstH1Of(parts[0]!.source.tree.children);
   const title = settings.metadata.title ?? frontMatter.title ?? (firstH1 && (await readableText(firstH1, { features: settings.features })));
 
@@ -115,7 +123,7 @@ export async function buildDocument(parts: readonly DocumentPart[], settings: Bu
       title,
       language: settings.language ?? frontMatter.language,
       theme: frontMatter.theme ?? settings.features.theme,
-      paper: frontMatter.paper ?? 'a4',
+      design,
       toc: frontMatter.toc ?? false,
       author: metadata.author ?? (frontMatter.authors?.length ? frontMatter.authors.join(', ') : undefined),
       subject: metadata.subject,
@@ -192,6 +200,8 @@ class BlockBuilder {
       }
       case 'thematicBreak':
         return [{ kind: 'rule' }];
+      case 'pageBreak':
+        return [{ kind: 'page-break' }];
       case 'blockquote':
         return [{ kind: 'quote', children: await this.blocks(node.children), alert: node.data?.alert ?? null }];
       case 'list': {

@@ -1,5 +1,5 @@
 import type { Features, Theme } from '../options.js';
-import type { Paper } from '../parse/front-matter.js';
+import type { DesignSettings } from '../design/settings.js';
 import type { ResourceOutcome } from '../resources/outcome.js';
 import type { ImageResource } from '../resources/image.js';
 import type { Drawing } from '../content/drawing.js';
@@ -23,7 +23,7 @@ export interface DocumentMeta {
   title: string | undefined;
   language: string | undefined;
   theme: Theme;
-  paper: Paper;
+  design: DesignSettings;
   toc: boolean;
   author: string | undefined;
   subject: string | undefined;
@@ -103,6 +103,8 @@ export type Block =
   | { kind: 'list'; ordered: boolean; start: number; tight: boolean; items: ListItem[] }
   | { kind: 'table'; align: Align[]; head: Inline[][]; rows: Inline[][][] }
   | { kind: 'rule' }
+  /** What follows starts a new page. */
+  | { kind: 'page-break' }
   | { kind: 'figure'; image: ImageResource; alt: string; caption: string | null; link: Link | null }
   | { kind: 'toc'; entries: TocEntry[] }
   /** The front matter's title block, at the top of the first page; `id` is its anchor when it took a leading H1's. */

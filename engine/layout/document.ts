@@ -23,7 +23,7 @@ export interface LayoutSettings {
 export function layoutDocument(document: QuireDocument, settings: LayoutSettings): LaidOutDocument {
   const { meta, features } = document;
   const palette = paletteFor(meta.theme);
-  const geometry = pageGeometry(meta.paper);
+  const geometry = pageGeometry(meta.design);
   const structure = features.tagged ? new StructTree(meta.language) : null;
   const tagger = new Tagger(structure);
   const hyphenator = meta.language && features.hyphenation ? hyphenatorFor(meta.language) : null;
@@ -35,7 +35,8 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
     hyphenator,
     justify: hyphenator !== null,
     geometry,
-    landscape: landscape(geometry),
+    // A document set on turned pages already has room for wide tables.
+    landscape: meta.design.orientation === 'landscape' ? null : landscape(geometry),
     body: bodyLook(palette),
     // Measured below: footnotes are laid out in the frame made after the context.
     footnoteHeight: (number) => noteHeights(number),

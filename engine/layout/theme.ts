@@ -1,5 +1,6 @@
 import type { Theme } from '../options.js';
-import type { Paper } from '../parse/front-matter.js';
+import type { DesignSettings } from '../design/settings.js';
+import { sheetSize } from '../design/paper.js';
 import type { AlertKind } from '../parse/github-alerts.js';
 
 /** An sRGB colour as three 0–255 channels. */
@@ -68,16 +69,13 @@ export interface PageGeometry {
   height: number;
   marginTop: number;
   marginBottom: number;
+  /** The text block's left edge. */
   marginInner: number;
   contentWidth: number;
   contentHeight: number;
+  headerBaseline: number;
   footerBaseline: number;
 }
-
-const PAPER_SIZES: Record<Paper, readonly [number, number]> = {
-  a4: [210 * MM, 297 * MM],
-  letter: [8.5 * 72, 11 * 72],
-};
 
 /**
  * The measure: 34.5 em of body text, about 72 characters of English a line in Source Serif 4
@@ -85,15 +83,30 @@ const PAPER_SIZES: Record<Paper, readonly [number, number]> = {
  * side margins follow from the paper: about 41 mm on A4, 43 mm on Letter.
  */
 const MEASURE_EM = 34.5;
+/** On a small sheet (A5) the measure gives way to side margins of at least this. */
+const SMALLEST_SIDE_MARGIN = 18 * MM;
 
 const MARGIN_TOP = 22 * MM;
 const MARGIN_BOTTOM = 26 * MM;
 /** A turned page holds a table, not running text: it takes the sheet's width less these. */
 const LANDSCAPE_MARGIN_SIDE = 22 * MM;
 
-export function pageGeometry(paper: Paper): PageGeometry {
-  const [width, height] = PAPER_SIZES[paper];
-  return geometryOf(width, height, MEASURE_EM * METRICS.bodySize);
+/** The page the design asks for: Quire's centred measure, or the margins given. */
+export function pageGeometry(design: DesignSettings): PageGeometry {
+  const { width, height } = sheetSize(design);
+  const margin = design.margin;
+  if (margin === null) return geometryOf(width, height, Math.min(MEASURE_EM * METRICS.bodySize, width - 2 * SMALLEST_SIDE_MARGIN));
+  return {
+    width,
+    height,
+    marginTop: margin.top,
+    marginBottom: margin.bottom,
+    marginInner: margin.left,
+    contentWidth: width - margin.left - margin.right,
+    contentHeight: height - margin.top - margin.bottom,
+    headerBaseline: headerBaseline(margin.top),
+    footerBaseline: height - margin.bottom / 2,
+  };
 }
 
 /** The same sheet turned sideways, for a table too wide for the upright page. */
@@ -110,8 +123,15 @@ function geometryOf(width: number, height: number, contentWidth: number): PageGe
     marginInner: (width - contentWidth) / 2,
     contentWidth,
     contentHeight: height - MARGIN_TOP - MARGIN_BOTTOM,
-    footerBaseline: height - 13 * MM,
+    headerBaseline: headerBaseline(MARGIN_TOP),
+    // Half the bottom margin up: 13 mm on Quire's own page.
+    footerBaseline: height - MARGIN_BOTTOM / 2,
   };
+}
+
+/** A header sits a little below the middle of the top margin, as far from the text as a footer is. */
+function headerBaseline(marginTop: number): number {
+  return marginTop * 0.55;
 }
 
 const LIGHT: Palette = {

@@ -7,6 +7,7 @@ import { gfmAutolinks } from './gfm-autolinks.js';
 import { markAlerts } from './github-alerts.js';
 import { splitFrontMatter, type FrontMatter } from './front-matter.js';
 import { mathSyntax } from './math-syntax.js';
+import { pageBreakSyntax } from './page-breaks.js';
 import { applySmartTypography } from './smart-typography.js';
 import { tokensToMdast } from './tokens-to-mdast.js';
 
@@ -51,6 +52,7 @@ function createParser(features: Features): Parser {
   }
   if (!features.indented_code) parser.disable('code');
   parser.use(footnote);
+  parser.use(pageBreakSyntax);
   if (features.math) parser.use(mathSyntax);
   // Links are judged by the builder (which schemes a PDF may follow) and images by the loader.
   parser.validateLink = (url: string) => !/^\s*(javascript|vbscript):/i.test(url);
