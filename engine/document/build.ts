@@ -13,6 +13,7 @@ import { anchorsIn, shows } from './anchors.js';
 import { buildInlines } from './inlines.js';
 import { textInlines, type TextSetting } from './text-inlines.js';
 import { codeBlock, displayMath } from './code-blocks.js';
+import { numberHeadings } from './heading-numbers.js';
 import { decodeImage } from '../content/images/decode.js';
 import { DecodedPixelBudget } from '../content/images/decoded-pixels.js';
 import { replaceShortcodes } from '../content/emoji/index.js';
@@ -108,6 +109,7 @@ export async function buildDocument(parts: readonly DocumentPart[], settings: Bu
     if (repeated) blocks.splice(at, 1, ...anchorsIn(repeated.content), title);
     else blocks.splice(at === -1 ? blocks.length : at, 0, title);
   }
+  if (design.numberHeadings) numberHeadings(blocks);
   if (frontMatter.toc) await insertToc(blocks, frontMatter.tocDepth ?? DEFAULT_TOC_DEPTH, settings.features);
 
   const footnoteDefinitions: FootnoteDefinition[] = [];
@@ -151,7 +153,12 @@ async function nameParts(part: DocumentPart, index: number, footnotes: FootnoteN
   const prefix = index === 0 ? '' : `${index}:`;
   const slugger = new GithubSlugger();
   const slugs = new Map<Heading, string>();
-  forEachHeading(tree.children, (heading) => slugs.set(heading, slugger.slug(headingText(heading))));
+  forEachHeading(tree.children, (heading) => {
+    const written = heading.data?.id;
+    // The slugger counts a written id as taken too, so no later slug repeats it.
+    const slug = slugger.slug(written ?? headingText(heading));
+    slugs.set(heading, written ?? slug);
+  });
   const headingIds = new Map([...slugs].map(([heading, slug]) => [heading, prefix + slug]));
   const headings = new Set(slugs.values());
   const targets: PartTargets = {
@@ -196,7 +203,8 @@ class BlockBuilder {
         return this.paragraph(node);
       case 'heading': {
         const content = await buildInlines(node.children, this.context);
-        return [{ kind: 'heading', level: node.depth as HeadingLevel, content, id: this.headingIds.get(node)!, text: await readableText(node, this.context) }];
+        const unnumbered = node.data?.unnumbered ? { unnumbered: true } : {};
+        return [{ kind: 'heading', level: node.depth as HeadingLevel, content, id: this.headingIds.get(node)!, text: await readableText(node, this.context), ...unnumbered }];
       }
       case 'thematicBreak':
         return [{ kind: 'rule' }];

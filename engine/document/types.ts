@@ -96,7 +96,8 @@ export type Align = 'left' | 'right' | 'center' | null;
 export type Block =
   /** `align` from HTML (`<p align="center">`, `text-align`); null or absent follows the theme. */
   | { kind: 'paragraph'; content: Inline[]; align?: Align }
-  | { kind: 'heading'; level: HeadingLevel; content: Inline[]; id: string; text: string; align?: Align }
+  /** `unnumbered`: written `{-}`, left out of `number_headings`. */
+  | { kind: 'heading'; level: HeadingLevel; content: Inline[]; id: string; text: string; align?: Align; unnumbered?: boolean }
   | { kind: 'code'; text: string; language: string | null; /** Tokens per line, when highlighted or holding emoji. */ lines: HighlightedLine[] | null; note: string | null }
   /** `alert` marks a GitHub alert (`> [!NOTE]`), drawn in its kind's colour under its title. */
   | { kind: 'quote'; children: Block[]; alert: AlertKind | null }

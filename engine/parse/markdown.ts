@@ -5,6 +5,7 @@ import type { Features, RendererBounds } from '../options.js';
 import { checkSourceDepth, checkTreeBounds } from './bounds.js';
 import { gfmAutolinks } from './gfm-autolinks.js';
 import { markAlerts } from './github-alerts.js';
+import { readHeadingAttributes } from './heading-attributes.js';
 import { splitFrontMatter, type FrontMatter } from './front-matter.js';
 import { mathSyntax } from './math-syntax.js';
 import { pageBreakSyntax } from './page-breaks.js';
@@ -24,6 +25,7 @@ export function parseMarkdown(markdown: string, features: Features, bounds: Rend
   const tokens = parserFor(features).parse(body, {});
   const tree = tokensToMdast(tokens, { tasks: features.tasks });
   markAlerts(tree);
+  readHeadingAttributes(tree);
   checkTreeBounds(tree, bounds);
   if (features.smart_typography) applySmartTypography(tree);
   return { markdown, tree, frontMatter };
