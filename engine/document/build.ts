@@ -126,6 +126,7 @@ export async function buildDocument(parts: readonly DocumentPart[], settings: Bu
       language: settings.language ?? frontMatter.language,
       theme: frontMatter.theme ?? settings.features.theme,
       design,
+      displayDate: frontMatter.date,
       toc: frontMatter.toc ?? false,
       author: metadata.author ?? (frontMatter.authors?.length ? frontMatter.authors.join(', ') : undefined),
       subject: metadata.subject,

@@ -24,6 +24,8 @@ export interface DocumentMeta {
   language: string | undefined;
   theme: Theme;
   design: DesignSettings;
+  /** The front matter's date as written, for `{date}` in headers and footers. */
+  displayDate: string | undefined;
   toc: boolean;
   author: string | undefined;
   subject: string | undefined;

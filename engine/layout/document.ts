@@ -3,7 +3,10 @@ import { fontLibrary } from '../text/font-library.js';
 import { hyphenatorFor } from '../text/hyphenation.js';
 import type { FrameItem, LaidOutDocument, OutlineEntry, Page } from './frame.js';
 import { StructTree, Tagger } from './structure.js';
-import { landscape, METRICS, pageGeometry, palette as paletteFor } from './theme.js';
+import { landscape, pageGeometry, palette as paletteFor } from './theme.js';
+import type { DesignSettings } from '../design/settings.js';
+import { formatPageNumber } from '../design/page-numbers.js';
+import { pageSections, runningLineItems, type DocumentValues } from './running-lines.js';
 import { untagged, type BlockFrame, type LayoutContext } from './blocks/context.js';
 import { layoutFootnote, layoutFootnotes } from './blocks/footnotes.js';
 import { layoutBlocks } from './blocks/index.js';
@@ -50,14 +53,15 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
   const body = layoutBlocks(document.blocks, frame, context);
   const footnotes = layoutFootnotes(document.footnotes, frame, context);
   const cut = paginate([...body.nodes, ...context.appendix.nodes(frame, context)], { geometry, palette, footnotes, maxPages: settings.maxPages, signal: settings.signal });
-  const pages = finishPages(cut, context);
+  const outline = outlineOf(document.blocks);
+  const pages = finishPages(cut, context, { design: meta.design, values: { title: meta.title ?? '', author: meta.author ?? '', date: meta.displayDate ?? '' }, outline });
   pushAll(warnings, missingGlyphWarnings(pages));
 
   return {
     pages,
     geometry,
     structure,
-    outline: outlineOf(document.blocks),
+    outline,
     pageColor: palette.page,
     meta: { title: meta.title, language: meta.language, author: meta.author, subject: meta.subject, keywords: meta.keywords, date: meta.date },
     attachment: features.embed_source ? document.source : null,
@@ -80,12 +84,18 @@ function footnoteHeights(definitions: readonly FootnoteDefinition[], frame: Bloc
   };
 }
 
+interface Furniture {
+  design: DesignSettings;
+  values: DocumentValues;
+  outline: readonly OutlineEntry[];
+}
+
 /**
- * Fills in page numbers now that pages are known: the TOC's references and the footers. A name
- * given twice (an id written twice in HTML) lands where it is first, as in a browser; a link to a
- * name no page holds is left out.
+ * Fills in page numbers now that pages are known: the TOC's references, the headers and footers.
+ * A name given twice (an id written twice in HTML) lands where it is first, as in a browser; a
+ * link to a name no page holds is left out.
  */
-function finishPages(cut: CutPage[], context: LayoutContext): Page[] {
+function finishPages(cut: CutPage[], context: LayoutContext, furniture: Furniture): Page[] {
   const pageOfDest = new Map<string, number>();
   const firstDests = new Set<FrameItem>();
   cut.forEach((page, index) => {
@@ -95,8 +105,8 @@ function finishPages(cut: CutPage[], context: LayoutContext): Page[] {
       firstDests.add(item);
     }
   });
+  const sections = pageSections(cut.map((page) => page.items.flatMap((item) => (item.kind === 'dest' ? [item.name] : []))), furniture.outline);
   const { palette } = context;
-  const footerLook = { ...bodyLook(palette), size: METRICS.footerSize, color: palette.muted };
   const lost = new Set<string>();
   return cut.map((page, index) => {
     const items: FrameItem[] = [];
@@ -114,14 +124,11 @@ function finishPages(cut: CutPage[], context: LayoutContext): Page[] {
       const number = pageOfDest.get(item.dest);
       if (number === undefined) continue;
       const look = { ...bodyLook(palette), size: item.size, color: item.color };
-      items.push(...labelItems(String(number), look, item.right, item.y, item.tag, context));
+      items.push(...labelItems(formatPageNumber(number, furniture.design.pageNumbers), look, item.right, item.y, item.tag, context));
     }
-    const { geometry } = page;
-    const label = String(index + 1);
-    const center = geometry.marginInner + geometry.contentWidth / 2;
-    const width = context.fonts.primary(footerLook.font).shape(label).advance * context.fonts.primary(footerLook.font).scale(footerLook.size);
-    items.push(...labelItems(label, footerLook, center + width / 2, geometry.footerBaseline, null, context));
-    return { items, width: geometry.width, height: geometry.height };
+    const facts = { number: index + 1, count: cut.length, geometry: page.geometry, section: sections[index]!, titlePage: furniture.design.titlePage && index === 0 };
+    items.push(...runningLineItems(facts, furniture.design, furniture.values, context));
+    return { items, width: page.geometry.width, height: page.geometry.height };
   });
 }
 
