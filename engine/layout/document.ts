@@ -6,6 +6,7 @@ import { StructTree, Tagger } from './structure.js';
 import { landscape, pageGeometry, palette as paletteFor } from './theme.js';
 import type { DesignSettings } from '../design/settings.js';
 import { formatPageNumber } from '../design/page-numbers.js';
+import { watermarkItem } from './watermark.js';
 import { pageSections, runningLineItems, type DocumentValues } from './running-lines.js';
 import { untagged, type BlockFrame, type LayoutContext } from './blocks/context.js';
 import { layoutFootnote, layoutFootnotes } from './blocks/footnotes.js';
@@ -126,6 +127,9 @@ function finishPages(cut: CutPage[], context: LayoutContext, furniture: Furnitur
       const look = { ...bodyLook(palette), size: item.size, color: item.color };
       items.push(...labelItems(formatPageNumber(number, furniture.design.pageNumbers), look, item.right, item.y, item.tag, context));
     }
+    const watermark = furniture.design.watermark === null ? null : watermarkItem(furniture.design.watermark, page.geometry, palette, context.fonts);
+    // Under the page's content.
+    if (watermark) items.unshift(watermark);
     const facts = { number: index + 1, count: cut.length, geometry: page.geometry, section: sections[index]!, titlePage: furniture.design.titlePage && index === 0 };
     items.push(...runningLineItems(facts, furniture.design, furniture.values, context));
     return { items, width: page.geometry.width, height: page.geometry.height };
