@@ -104,11 +104,21 @@ export async function buildDocument(parts: readonly DocumentPart[], settings: Bu
     const repeated = leading?.kind === 'heading' && leading.level === 1 && sameText(leading.text, frontMatter.title) ? leading : null;
     const line = (text: string | undefined) => (text === undefined ? null : textInlines(text, PLAIN, settings.features.emoji));
     const authors = frontMatter.authors?.length ? frontMatter.authors.join(', ') : undefined;
-    const title: Block = { kind: 'title', title: (await line(frontMatter.title))!, subtitle: await line(frontMatter.subtitle), authors: await line(authors), date: await line(frontMatter.date), id: repeated?.id ?? null };
+    const cover = design.coverImage === null ? null : await resources.loadImage(design.coverImage, parts[0]!.loader, warnFor(parts[0]!));
+    const title: Block = {
+      kind: 'title',
+      title: (await line(frontMatter.title))!,
+      subtitle: await line(frontMatter.subtitle),
+      authors: await line(authors),
+      date: await line(frontMatter.date),
+      id: repeated?.id ?? null,
+      cover: cover?.kind === 'failed' ? null : cover,
+      ownPage: design.titlePage,
+    };
     // Anchors over or in the repeated H1 land on the title block.
     if (repeated) blocks.splice(at, 1, ...anchorsIn(repeated.content), title);
     else blocks.splice(at === -1 ? blocks.length : at, 0, title);
-  }
+  } else if (design.titlePage || design.coverImage !== null) warnFor(parts[0]!)('title_page and cover_image need a title in the front matter: left out');
   if (design.numberHeadings) numberHeadings(blocks);
   if (frontMatter.toc) await insertToc(blocks, frontMatter.tocDepth ?? DEFAULT_TOC_DEPTH, settings.features);
 

@@ -111,7 +111,7 @@ export type Block =
   | { kind: 'figure'; image: ImageResource; alt: string; caption: string | null; link: Link | null }
   | { kind: 'toc'; entries: TocEntry[] }
   /** The front matter's title block, at the top of the first page; `id` is its anchor when it took a leading H1's. */
-  | { kind: 'title'; title: Inline[]; subtitle: Inline[] | null; /** One line, the authors in order. */ authors: Inline[] | null; date: Inline[] | null; id: string | null }
+  | { kind: 'title'; title: Inline[]; subtitle: Inline[] | null; /** One line, the authors in order. */ authors: Inline[] | null; date: Inline[] | null; id: string | null; /** A picture below the title (`cover_image`). */ cover: ImageResource | null; /** `title_page`: alone on the first page. */ ownPage: boolean }
   /** A formula, diagram or barcode on its own line; `appendix` repeats it on a page of its own. */
   | { kind: 'drawing'; drawing: Drawing; role: 'Figure' | 'Formula'; alt: string; caption: string | null; appendix: boolean }
   | Anchor

@@ -55,7 +55,7 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
   const footnotes = layoutFootnotes(document.footnotes, frame, context);
   const cut = paginate([...body.nodes, ...context.appendix.nodes(frame, context)], { geometry, palette, footnotes, maxPages: settings.maxPages, signal: settings.signal });
   const outline = outlineOf(document.blocks);
-  const pages = finishPages(cut, context, { design: meta.design, values: { title: meta.title ?? '', author: meta.author ?? '', date: meta.displayDate ?? '' }, outline });
+  const pages = finishPages(cut, context, { design: meta.design, values: { title: meta.title ?? '', author: meta.author ?? '', date: meta.displayDate ?? '' }, outline, titlePage: document.blocks.some((block) => block.kind === 'title' && block.ownPage) });
   pushAll(warnings, missingGlyphWarnings(pages));
 
   return {
@@ -89,6 +89,8 @@ interface Furniture {
   design: DesignSettings;
   values: DocumentValues;
   outline: readonly OutlineEntry[];
+  /** The first page is a title page of its own, with no header or footer. */
+  titlePage: boolean;
 }
 
 /**
@@ -130,7 +132,7 @@ function finishPages(cut: CutPage[], context: LayoutContext, furniture: Furnitur
     const watermark = furniture.design.watermark === null ? null : watermarkItem(furniture.design.watermark, page.geometry, palette, context.fonts);
     // Under the page's content.
     if (watermark) items.unshift(watermark);
-    const facts = { number: index + 1, count: cut.length, geometry: page.geometry, section: sections[index]!, titlePage: furniture.design.titlePage && index === 0 };
+    const facts = { number: index + 1, count: cut.length, geometry: page.geometry, section: sections[index]!, titlePage: furniture.titlePage && index === 0 };
     items.push(...runningLineItems(facts, furniture.design, furniture.values, context));
     return { items, width: page.geometry.width, height: page.geometry.height };
   });
