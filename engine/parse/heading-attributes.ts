@@ -36,7 +36,8 @@ function readAttributes(heading: Heading): void {
   const parts = match[1]!.split(/[ \t]+/);
   const id = parts.find((part) => part.startsWith('#'))?.slice(1);
   const unnumbered = parts.includes('-') || parts.includes('.unnumbered');
-  last.value = last.value.slice(0, open).replace(/[ \t]+$/, '');
+  // Before the braces may stand an ATX heading's closing hashes (`### Title ### {#id}`), as Pandoc reads them.
+  last.value = last.value.slice(0, open).replace(/(?:^|[ \t]+)#+[ \t]*$|[ \t]+$/, '');
   if (last.value === '') heading.children.pop();
   heading.data = { ...heading.data, ...(id === undefined ? {} : { id }), ...(unnumbered ? { unnumbered } : {}) };
 }

@@ -90,6 +90,12 @@ describe('heading anchors written {#id}', () => {
     assert.equal(await destinationPage(pdf, 'x'), null);
   });
 
+  it('should take the closing hashes before the braces as Pandoc does, and keep a hash that is text', async () => {
+    const { pdf } = await render('### Styles ### {#ext-styles}\n\n# C# {-}\n');
+    assert.match(await pdftotext(pdf), /^Styles\n\nC#\n/);
+    assert.equal(await destinationPage(pdf, 'ext-styles'), 1);
+  });
+
   it('should not let a later slug take a written id', async () => {
     const { pdf } = await render('# One {#intro}\n\n# Intro\n\n[to one](#intro) [to two](#intro-1)\n');
     const found = await links(pdf);
