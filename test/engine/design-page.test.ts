@@ -106,6 +106,18 @@ describe('forced page breaks', () => {
   });
 });
 
+describe('determinism', () => {
+  it('should give the same bytes for the same input with every design key set', async () => {
+    const source = document(
+      'title: Same\nauthor: Ada\ndate: 2026\npaper: [6in, 9in]\norientation: landscape\nmargin: 15mm\nnumber_headings: true\nheader: "{title} {section}"\nfooter:\n  right: "{page} of {pages}"\nheader_first_page: true\npage_numbers: roman\nwatermark: DRAFT\ntitle_page: true\ntoc: true',
+      '# One {#first}\n\nText.\n\n\\newpage\n\n## Two\n\nMore.',
+    );
+    const [a, b] = [await render(source), await render(source)];
+    assert.equal(a.pages, 3, 'title page, contents and One, Two');
+    assert.ok(Buffer.from(a.pdf).equals(Buffer.from(b.pdf)));
+  });
+});
+
 describe('bad page settings', () => {
   const refused = async (frontMatter: string, pattern: RegExp) => {
     await assert.rejects(render(document(frontMatter)), (error: unknown) => {
