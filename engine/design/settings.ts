@@ -1,4 +1,5 @@
 import { parseLength } from './lengths.js';
+import { parseHexColor, type Rgb } from './contrast.js';
 import { NAMED_PAPERS, parsePaper, sheetSize, type PaperSize } from './paper.js';
 import { PAGE_NUMBER_STYLES, type PageNumberStyle } from './page-numbers.js';
 import { DEFAULT_FOOTER, NO_LINE, PLACEHOLDERS, RUNNING_SLOTS, unknownPlaceholders, type RunningLine } from './running-lines.js';
@@ -32,6 +33,8 @@ export interface DesignSettings {
   titlePage: boolean;
   /** Where the title page's picture loads from (through the resource loader). */
   coverImage: string | null;
+  /** Links and headings in this colour (made readable on the page if it is not). Null: the theme's. */
+  accent: Rgb | null;
 }
 
 export const DEFAULT_DESIGN: Readonly<DesignSettings> = Object.freeze({
@@ -46,6 +49,7 @@ export const DEFAULT_DESIGN: Readonly<DesignSettings> = Object.freeze({
   watermark: null,
   titlePage: false,
   coverImage: null,
+  accent: null,
 });
 
 /** Called with the key, its value and what it should be; throws the caller's own error. */
@@ -86,6 +90,7 @@ export function readDesign(record: Readonly<Record<string, unknown>>, fail: Sett
     if (typeof record.cover_image !== 'string' || record.cover_image.trim() === '') fail('cover_image', record.cover_image, 'the path or URL of an image');
     out.coverImage = record.cover_image.trim();
   }
+  if (has('accent')) out.accent = parseHexColor(record.accent) ?? fail('accent', record.accent, 'a colour written #rrggbb or #rgb');
   return out;
 }
 

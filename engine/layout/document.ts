@@ -3,7 +3,7 @@ import { fontLibrary } from '../text/font-library.js';
 import { hyphenatorFor } from '../text/hyphenation.js';
 import type { FrameItem, LaidOutDocument, OutlineEntry, Page } from './frame.js';
 import { StructTree, Tagger } from './structure.js';
-import { landscape, pageGeometry, palette as paletteFor } from './theme.js';
+import { accented, landscape, pageGeometry, palette as paletteFor } from './theme.js';
 import type { DesignSettings } from '../design/settings.js';
 import { formatPageNumber } from '../design/page-numbers.js';
 import { watermarkItem } from './watermark.js';
@@ -26,12 +26,12 @@ export interface LayoutSettings {
 /** The document → pages of positioned glyph runs, shapes, images, links and structure. */
 export function layoutDocument(document: QuireDocument, settings: LayoutSettings): LaidOutDocument {
   const { meta, features } = document;
-  const palette = paletteFor(meta.theme);
+  const warnings: string[] = [];
+  const palette = accented(paletteFor(meta.theme), meta.design.accent, (message) => warnings.push(message));
   const geometry = pageGeometry(meta.design);
   const structure = features.tagged ? new StructTree(meta.language) : null;
   const tagger = new Tagger(structure);
   const hyphenator = meta.language && features.hyphenation ? hyphenatorFor(meta.language) : null;
-  const warnings: string[] = [];
   const context: LayoutContext = {
     fonts: fontLibrary,
     palette,

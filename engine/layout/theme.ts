@@ -1,6 +1,7 @@
 import type { Theme } from '../options.js';
 import type { DesignSettings } from '../design/settings.js';
 import { sheetSize } from '../design/paper.js';
+import { contrastRatio, hexOf, LEAST_CONTRAST, readableOn } from '../design/contrast.js';
 import type { AlertKind } from '../parse/github-alerts.js';
 
 /** An sRGB colour as three 0–255 channels. */
@@ -9,6 +10,8 @@ export type Color = readonly [number, number, number];
 export interface Palette {
   page: Color | null;
   text: Color;
+  /** Headings and the title: the text's colour, or the accent. */
+  heading: Color;
   muted: Color;
   link: Color;
   rule: Color;
@@ -137,6 +140,7 @@ function headerBaseline(marginTop: number): number {
 const LIGHT: Palette = {
   page: null,
   text: [0x1f, 0x23, 0x28],
+  heading: [0x1f, 0x23, 0x28],
   muted: [0x59, 0x63, 0x6e],
   link: [0x09, 0x5d, 0xc8],
   rule: [0xd1, 0xd9, 0xe0],
@@ -152,6 +156,7 @@ const LIGHT: Palette = {
 const DARK: Palette = {
   page: [0x0d, 0x11, 0x17],
   text: [0xe6, 0xed, 0xf3],
+  heading: [0xe6, 0xed, 0xf3],
   muted: [0x9d, 0xa7, 0xb3],
   link: [0x58, 0xa6, 0xff],
   rule: [0x3d, 0x44, 0x4d],
@@ -166,4 +171,17 @@ const DARK: Palette = {
 
 export function palette(theme: Theme): Palette {
   return theme === 'dark' ? DARK : LIGHT;
+}
+
+const WHITE: Color = [255, 255, 255];
+
+/** The theme's palette with links and headings in the accent, made readable on the page when it is not (with a warning). */
+export function accented(base: Palette, accent: Color | null, warn: (message: string) => void): Palette {
+  if (accent === null) return base;
+  const page = base.page ?? WHITE;
+  const drawn = readableOn(accent, page);
+  if (drawn.some((channel, index) => channel !== accent[index])) {
+    warn(`accent ${hexOf(accent)} has a contrast of ${contrastRatio(accent, page).toFixed(1)}:1 on the page, below ${LEAST_CONTRAST}:1: drawn as ${hexOf(drawn)}`);
+  }
+  return { ...base, link: drawn, heading: drawn };
 }

@@ -13,7 +13,7 @@ export function headingLook(level: HeadingLevel, palette: Palette): TextLook {
     font: { family: 'serif', weight: 'semibold', italic: level === 6 },
     size,
     leading: Math.max(METRICS.bodyLeading, size * 1.22),
-    color: level === 6 ? palette.muted : palette.text,
+    color: level === 6 ? palette.muted : palette.heading,
     align: 'start',
     hyphenate: false,
   };
