@@ -6,6 +6,17 @@ import { DEFAULT_FOOTER, NO_LINE, PLACEHOLDERS, RUNNING_SLOTS, unknownPlaceholde
 
 export type Orientation = 'portrait' | 'landscape';
 
+/** The bundled families the text and headings are set in: Source Serif 4 or Source Sans 3. */
+export interface DocumentFonts {
+  text: FontFamily;
+  heading: FontFamily;
+}
+
+export type FontFamily = 'serif' | 'sans';
+const FONT_FAMILIES: readonly FontFamily[] = ['serif', 'sans'];
+/** Code has one bundled family; `mono` may name it and nothing else. */
+const MONO_FAMILY = 'mono';
+
 export interface Margins {
   top: number;
   right: number;
@@ -33,6 +44,8 @@ export interface DesignSettings {
   titlePage: boolean;
   /** Where the title page's picture loads from (through the resource loader). */
   coverImage: string | null;
+  /** The bundled families of the text and the headings. */
+  fonts: DocumentFonts;
   /** Links and headings in this colour (made readable on the page if it is not). Null: the theme's. */
   accent: Rgb | null;
 }
@@ -49,6 +62,7 @@ export const DEFAULT_DESIGN: Readonly<DesignSettings> = Object.freeze({
   watermark: null,
   titlePage: false,
   coverImage: null,
+  fonts: { text: 'serif', heading: 'serif' } as DocumentFonts,
   accent: null,
 });
 
@@ -90,6 +104,7 @@ export function readDesign(record: Readonly<Record<string, unknown>>, fail: Sett
     if (typeof record.cover_image !== 'string' || record.cover_image.trim() === '') fail('cover_image', record.cover_image, 'the path or URL of an image');
     out.coverImage = record.cover_image.trim();
   }
+  if (has('fonts')) out.fonts = documentFonts(record.fonts) ?? fail('fonts', record.fonts, `serif or sans, or a map of body and heading (each serif or sans) and mono (${MONO_FAMILY})`);
   if (has('accent')) out.accent = parseHexColor(record.accent) ?? fail('accent', record.accent, 'a colour written #rrggbb or #rgb');
   return out;
 }
@@ -148,6 +163,22 @@ function margins(value: unknown): Margins | null {
   const [top, right, bottom, left] = [side('top', DEFAULT_MARGIN), side('right', DEFAULT_MARGIN), side('bottom', DEFAULT_MARGIN), side('left', DEFAULT_MARGIN)];
   if (top === null || right === null || bottom === null || left === null) return null;
   return { top, right, bottom, left };
+}
+
+/** `fonts: sans` (text and headings), or `{body, heading, mono}` with the families given (the rest serif). */
+function documentFonts(value: unknown): DocumentFonts | null {
+  const family = (name: unknown): FontFamily | null => (typeof name === 'string' && (FONT_FAMILIES as readonly string[]).includes(name.trim().toLowerCase()) ? (name.trim().toLowerCase() as FontFamily) : null);
+  if (typeof value === 'string') {
+    const both = family(value);
+    return both === null ? null : { text: both, heading: both };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const roles = value as Record<string, unknown>;
+  if (Object.keys(roles).some((role) => !['body', 'heading', 'mono'].includes(role))) return null;
+  if (roles.mono !== undefined && roles.mono !== MONO_FAMILY) return null;
+  const text = roles.body === undefined ? 'serif' : family(roles.body);
+  const heading = roles.heading === undefined ? text : family(roles.heading);
+  return text === null || heading === null ? null : { text, heading };
 }
 
 /** A side left out of a margin map: the 22 mm of Quire's own top margin. */

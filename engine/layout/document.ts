@@ -33,7 +33,7 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
   const tagger = new Tagger(structure);
   const hyphenator = meta.language && features.hyphenation ? hyphenatorFor(meta.language) : null;
   const context: LayoutContext = {
-    fonts: fontLibrary,
+    fonts: fontLibrary.withFamilies(meta.design.fonts),
     palette,
     tagger,
     hyphenator,

@@ -26,12 +26,12 @@ const COVER_GAP = 24;
  */
 export function layoutTitle(block: Block & { kind: 'title' }, frame: BlockFrame, context: LayoutContext): BlockNodes {
   const { palette } = context;
-  const look = (scale: number, weight: 'regular' | 'semibold', color = palette.text): TextLook => {
+  const look = (scale: number, weight: 'regular' | 'semibold', color = palette.text, family: 'serif' | 'heading' = 'serif'): TextLook => {
     const size = METRICS.bodySize * scale;
-    return { font: { family: 'serif', weight, italic: false }, size, leading: size * 1.25, color, align: 'center', hyphenate: false };
+    return { font: { family, weight, italic: false }, size, leading: size * 1.25, color, align: 'center', hyphenate: false };
   };
   const parts: Array<{ content: Inline[] | null; look: TextLook; role: StructRole; space: number }> = [
-    { content: block.title, look: look(SCALE.title, 'semibold', palette.heading), role: 'H1', space: 0 },
+    { content: block.title, look: look(SCALE.title, 'semibold', palette.heading, 'heading'), role: 'H1', space: 0 },
     { content: block.subtitle, look: look(SCALE.subtitle, 'regular', palette.muted), role: 'P', space: 4 },
     { content: block.authors, look: look(SCALE.authors, 'regular'), role: 'P', space: 14 },
     { content: block.date, look: look(SCALE.date, 'regular', palette.muted), role: 'P', space: 4 },
