@@ -44,11 +44,18 @@ export interface DesignSettings {
   titlePage: boolean;
   /** Where the title page's picture loads from (through the resource loader). */
   coverImage: string | null;
+  /** The body text's size in points (8–14); leading, headings, code, margins' text block and furniture follow it. */
+  fontSize: number;
   /** The bundled families of the text and the headings. */
   fonts: DocumentFonts;
   /** Links and headings in this colour (made readable on the page if it is not). Null: the theme's. */
   accent: Rgb | null;
 }
+
+/** The theme's body size (TYPOGRAPHY.md: 10.5 pt on 14.5 pt leading). */
+export const DEFAULT_FONT_SIZE = 10.5;
+const SMALLEST_FONT_SIZE = 8;
+const LARGEST_FONT_SIZE = 14;
 
 export const DEFAULT_DESIGN: Readonly<DesignSettings> = Object.freeze({
   paper: NAMED_PAPERS.a4!,
@@ -62,6 +69,7 @@ export const DEFAULT_DESIGN: Readonly<DesignSettings> = Object.freeze({
   watermark: null,
   titlePage: false,
   coverImage: null,
+  fontSize: DEFAULT_FONT_SIZE,
   fonts: { text: 'serif', heading: 'serif' } as DocumentFonts,
   accent: null,
 });
@@ -103,6 +111,11 @@ export function readDesign(record: Readonly<Record<string, unknown>>, fail: Sett
   if (has('cover_image')) {
     if (typeof record.cover_image !== 'string' || record.cover_image.trim() === '') fail('cover_image', record.cover_image, 'the path or URL of an image');
     out.coverImage = record.cover_image.trim();
+  }
+  if (has('font_size')) {
+    const size = parseLength(record.font_size);
+    if (size === null || size < SMALLEST_FONT_SIZE || size > LARGEST_FONT_SIZE) fail('font_size', record.font_size, `a size in points from ${SMALLEST_FONT_SIZE} to ${LARGEST_FONT_SIZE}`);
+    out.fontSize = size;
   }
   if (has('fonts')) out.fonts = documentFonts(record.fonts) ?? fail('fonts', record.fonts, `serif or sans, or a map of body and heading (each serif or sans) and mono (${MONO_FAMILY})`);
   if (has('accent')) out.accent = parseHexColor(record.accent) ?? fail('accent', record.accent, 'a colour written #rrggbb or #rgb');

@@ -1,9 +1,9 @@
 import type { Block, FootnoteDefinition, QuireDocument } from '../document/types.js';
 import { fontLibrary } from '../text/font-library.js';
 import { hyphenatorFor } from '../text/hyphenation.js';
-import type { FrameItem, LaidOutDocument, OutlineEntry, Page } from './frame.js';
+import { scaleItem, type FrameItem, type LaidOutDocument, type OutlineEntry, type Page } from './frame.js';
 import { StructTree, Tagger } from './structure.js';
-import { accented, landscape, pageGeometry, palette as paletteFor } from './theme.js';
+import { accented, landscape, pageGeometry, palette as paletteFor, typeScale } from './theme.js';
 import type { DesignSettings } from '../design/settings.js';
 import { formatPageNumber } from '../design/page-numbers.js';
 import { watermarkItem } from './watermark.js';
@@ -55,12 +55,14 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
   const footnotes = layoutFootnotes(document.footnotes, frame, context);
   const cut = paginate([...body.nodes, ...context.appendix.nodes(frame, context)], { geometry, palette, footnotes, maxPages: settings.maxPages, signal: settings.signal });
   const outline = outlineOf(document.blocks);
-  const pages = finishPages(cut, context, { design: meta.design, values: { title: meta.title ?? '', author: meta.author ?? '', date: meta.displayDate ?? '' }, outline, titlePage: document.blocks.some((block) => block.kind === 'title' && block.ownPage) });
-  pushAll(warnings, missingGlyphWarnings(pages));
+  const laidOut = finishPages(cut, context, { design: meta.design, values: { title: meta.title ?? '', author: meta.author ?? '', date: meta.displayDate ?? '' }, outline, titlePage: document.blocks.some((block) => block.kind === 'title' && block.ownPage) });
+  pushAll(warnings, missingGlyphWarnings(laidOut));
+  const scale = typeScale(meta.design);
+  const pages = scale === 1 ? laidOut : laidOut.map((page) => ({ items: page.items.map((item) => scaleItem(item, scale)), width: page.width * scale, height: page.height * scale }));
 
   return {
     pages,
-    geometry,
+    geometry: scale === 1 ? geometry : { ...geometry, width: geometry.width * scale, height: geometry.height * scale },
     structure,
     outline,
     pageColor: palette.page,

@@ -94,11 +94,28 @@ const MARGIN_BOTTOM = 26 * MM;
 /** A turned page holds a table, not running text: it takes the sheet's width less these. */
 const LANDSCAPE_MARGIN_SIDE = 22 * MM;
 
-/** The page the design asks for: Quire's centred measure, or the margins given. */
+/**
+ * How much larger than the theme's the document's type is. Layout works at the theme's sizes on
+ * a page this much smaller, and the laid-out pages are scaled up by it: every size, leading and
+ * space follows the body size, and the page keeps its real size.
+ */
+export function typeScale(design: DesignSettings): number {
+  return design.fontSize / METRICS.bodySize;
+}
+
+/** The page the design asks for, in layout's units (see `typeScale`): Quire's centred measure, or the margins given. */
 export function pageGeometry(design: DesignSettings): PageGeometry {
+  const scale = typeScale(design);
+  const real = realGeometry(design);
+  if (scale === 1) return real;
+  const shrunk = Object.fromEntries(Object.entries(real).map(([key, value]) => [key, value / scale]));
+  return shrunk as unknown as PageGeometry;
+}
+
+function realGeometry(design: DesignSettings): PageGeometry {
   const { width, height } = sheetSize(design);
   const margin = design.margin;
-  if (margin === null) return geometryOf(width, height, Math.min(MEASURE_EM * METRICS.bodySize, width - 2 * SMALLEST_SIDE_MARGIN));
+  if (margin === null) return geometryOf(width, height, Math.min(MEASURE_EM * design.fontSize, width - 2 * SMALLEST_SIDE_MARGIN));
   return {
     width,
     height,
