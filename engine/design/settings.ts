@@ -2,27 +2,17 @@ import { parseLength } from './lengths.js';
 import { parseHexColor, type Rgb } from './contrast.js';
 import { NAMED_PAPERS, parsePaper, sheetSize, type PaperSize } from './paper.js';
 import { PAGE_NUMBER_STYLES, type PageNumberStyle } from './page-numbers.js';
-import { DEFAULT_FOOTER, NO_LINE, PLACEHOLDERS, RUNNING_SLOTS, unknownPlaceholders, type RunningLine } from './running-lines.js';
+import { DEFAULT_FOOTER, NO_LINE, readRunningLine, type RunningLine } from './running-lines.js';
+import { parseMargins, MARGINS_EXPECTED, type Margins } from './margins.js';
+import { FONTS_EXPECTED, parseFonts, type DocumentFonts } from './fonts.js';
+import type { SettingFailure } from './failure.js';
 
 export type Orientation = 'portrait' | 'landscape';
+export type { DocumentFonts, FontFamily } from './fonts.js';
+export type { Margins } from './margins.js';
+export type { SettingFailure } from './failure.js';
+export { settingMessage } from './failure.js';
 
-/** The bundled families the text and headings are set in: Source Serif 4 or Source Sans 3. */
-export interface DocumentFonts {
-  text: FontFamily;
-  heading: FontFamily;
-}
-
-export type FontFamily = 'serif' | 'sans';
-const FONT_FAMILIES: readonly FontFamily[] = ['serif', 'sans'];
-/** Code has one bundled family; `mono` may name it and nothing else. */
-const MONO_FAMILY = 'mono';
-
-export interface Margins {
-  top: number;
-  right: number;
-  bottom: number;
-  left: number;
-}
 
 /**
  * How a document is designed: page, running lines, numbering, title page, watermark. Read from
@@ -74,21 +64,8 @@ export const DEFAULT_DESIGN: Readonly<DesignSettings> = Object.freeze({
   accent: null,
 });
 
-/** Called with the key, its value and what it should be; throws the caller's own error. */
-export type SettingFailure = (key: string, value: unknown, expected: string) => never;
-
-/** The message every bad setting gets: the key, what it takes, and the value it was given. */
-export function settingMessage(key: string, value: unknown, expected: string): string {
-  return `${key} must be ${expected}, not ${shown(value)}`;
-}
-
-function shown(value: unknown): string {
-  const text = value instanceof Date ? value.toISOString().slice(0, 10) : JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
-}
 
 const LONGEST_WATERMARK = 40;
-const LONGEST_TEMPLATE = 200;
 
 /** The design keys of a front matter (or `design` option) record; other keys are not read here. */
 export function readDesign(record: Readonly<Record<string, unknown>>, fail: SettingFailure): Partial<DesignSettings> {
@@ -96,10 +73,10 @@ export function readDesign(record: Readonly<Record<string, unknown>>, fail: Sett
   const has = (key: string) => record[key] !== undefined && record[key] !== null;
   if (has('paper')) out.paper = parsePaper(record.paper) ?? fail('paper', record.paper, 'a4, a5, letter, legal or [width, height] with units (mm, cm, in, pt) between 1 in and 200 in');
   if (has('orientation')) out.orientation = oneOf<Orientation>(record, 'orientation', ['portrait', 'landscape'], fail);
-  if (has('margin')) out.margin = margins(record.margin) ?? fail('margin', record.margin, 'a length such as 20mm, up to four lengths (top right bottom left), or top/right/bottom/left');
+  if (has('margin')) out.margin = parseMargins(record.margin) ?? fail('margin', record.margin, MARGINS_EXPECTED);
   if (has('number_headings')) out.numberHeadings = flag(record, 'number_headings', fail);
-  if (has('header')) out.header = runningLine(record, 'header', fail);
-  if (has('footer')) out.footer = runningLine(record, 'footer', fail);
+  if (has('header')) out.header = readRunningLine(record.header, 'header', fail);
+  if (has('footer')) out.footer = readRunningLine(record.footer, 'footer', fail);
   if (has('header_first_page')) out.headerFirstPage = flag(record, 'header_first_page', fail);
   if (has('page_numbers')) out.pageNumbers = oneOf(record, 'page_numbers', PAGE_NUMBER_STYLES, fail);
   if (has('watermark')) {
@@ -117,7 +94,7 @@ export function readDesign(record: Readonly<Record<string, unknown>>, fail: Sett
     if (size === null || size < SMALLEST_FONT_SIZE || size > LARGEST_FONT_SIZE) fail('font_size', record.font_size, `a size in points from ${SMALLEST_FONT_SIZE} to ${LARGEST_FONT_SIZE}`);
     out.fontSize = size;
   }
-  if (has('fonts')) out.fonts = documentFonts(record.fonts) ?? fail('fonts', record.fonts, `serif or sans, or a map of body and heading (each serif or sans) and mono (${MONO_FAMILY})`);
+  if (has('fonts')) out.fonts = parseFonts(record.fonts) ?? fail('fonts', record.fonts, FONTS_EXPECTED);
   if (has('accent')) out.accent = parseHexColor(record.accent) ?? fail('accent', record.accent, 'a colour written #rrggbb or #rgb');
   return out;
 }
@@ -158,63 +135,4 @@ function oneOf<T extends string>(record: Readonly<Record<string, unknown>>, key:
   const text = typeof value === 'string' ? value.trim().toLowerCase() : null;
   if (text !== null && (allowed as readonly string[]).includes(text)) return text as T;
   return fail(key, value, allowed.join(' or '));
-}
-
-/** One length for all sides, CSS's one to four (`20mm 15mm`), or a map of the sides given (the rest Quire's own). */
-function margins(value: unknown): Margins | null {
-  if (typeof value === 'number') return margins(String(value));
-  if (typeof value === 'string') {
-    const lengths = value.trim().split(/\s+/).map(parseLength);
-    if (lengths.length > 4 || lengths.some((length) => length === null)) return null;
-    const [top, right = top, bottom = top, left = right] = lengths as number[];
-    return { top: top!, right: right!, bottom: bottom!, left: left! };
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  const sides = value as Record<string, unknown>;
-  if (Object.keys(sides).some((side) => !['top', 'right', 'bottom', 'left'].includes(side))) return null;
-  const side = (name: string, fallback: number) => (sides[name] === undefined ? fallback : parseLength(sides[name]));
-  const [top, right, bottom, left] = [side('top', DEFAULT_MARGIN), side('right', DEFAULT_MARGIN), side('bottom', DEFAULT_MARGIN), side('left', DEFAULT_MARGIN)];
-  if (top === null || right === null || bottom === null || left === null) return null;
-  return { top, right, bottom, left };
-}
-
-/** `fonts: sans` (text and headings), or `{body, heading, mono}` with the families given (the rest serif). */
-function documentFonts(value: unknown): DocumentFonts | null {
-  const family = (name: unknown): FontFamily | null => (typeof name === 'string' && (FONT_FAMILIES as readonly string[]).includes(name.trim().toLowerCase()) ? (name.trim().toLowerCase() as FontFamily) : null);
-  if (typeof value === 'string') {
-    const both = family(value);
-    return both === null ? null : { text: both, heading: both };
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  const roles = value as Record<string, unknown>;
-  if (Object.keys(roles).some((role) => !['body', 'heading', 'mono'].includes(role))) return null;
-  if (roles.mono !== undefined && roles.mono !== MONO_FAMILY) return null;
-  const text = roles.body === undefined ? 'serif' : family(roles.body);
-  const heading = roles.heading === undefined ? text : family(roles.heading);
-  return text === null || heading === null ? null : { text, heading };
-}
-
-/** A side left out of a margin map: the 22 mm of Quire's own top margin. */
-const DEFAULT_MARGIN = 22 * (72 / 25.4);
-
-const TEMPLATE_EXPECTED = `text, false, or left/center/right templates of at most ${LONGEST_TEMPLATE} characters using ${PLACEHOLDERS.map((name) => `{${name}}`).join(' ')}`;
-
-/** `footer: "{page} of {pages}"` (centred), `footer: false` (none), or a map of left/center/right templates. */
-function runningLine(record: Readonly<Record<string, unknown>>, key: string, fail: SettingFailure): RunningLine {
-  const value = record[key];
-  if (value === false || value === 'false' || value === '') return NO_LINE;
-  const slots: Record<string, unknown> = typeof value === 'string' ? { center: value } : value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : fail(key, value, TEMPLATE_EXPECTED);
-  const line: RunningLine = { ...NO_LINE };
-  for (const [slot, template] of Object.entries(slots)) {
-    const name = slot === 'centre' ? 'center' : slot;
-    if (!(RUNNING_SLOTS as readonly string[]).includes(name)) fail(`${key}.${slot}`, template, 'left, center or right');
-    if (template === null || template === false || template === '') continue;
-    if (typeof template !== 'string' && typeof template !== 'number') fail(`${key}.${slot}`, template, TEMPLATE_EXPECTED);
-    const text = String(template);
-    if (text.length > LONGEST_TEMPLATE || /\n/.test(text)) fail(`${key}.${slot}`, template, TEMPLATE_EXPECTED);
-    const unknown = unknownPlaceholders(text);
-    if (unknown.length > 0) fail(`${key}.${slot}`, template, `a template using only ${PLACEHOLDERS.map((placeholder) => `{${placeholder}}`).join(' ')} (unknown: {${unknown[0]}})`);
-    line[name as keyof RunningLine] = text;
-  }
-  return line;
 }
