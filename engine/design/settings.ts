@@ -6,10 +6,12 @@ import { DEFAULT_FOOTER, NO_LINE, readRunningLine, type RunningLine } from './ru
 import { parseMargins, MARGINS_EXPECTED, type Margins } from './margins.js';
 import { FONTS_EXPECTED, parseFonts, type DocumentFonts } from './fonts.js';
 import type { SettingFailure } from './failure.js';
+import { COLUMNS_EXPECTED, DEFAULT_COLUMN_GAP, parseColumns, type Columns } from './columns.js';
 
 export type Orientation = 'portrait' | 'landscape';
 export type { DocumentFonts, FontFamily } from './fonts.js';
 export type { Margins } from './margins.js';
+export type { Columns } from './columns.js';
 export type { SettingFailure } from './failure.js';
 export { settingMessage } from './failure.js';
 
@@ -36,6 +38,8 @@ export interface DesignSettings {
   coverImage: string | null;
   /** The body text's size in points (8–14); leading, headings, code, margins' text block and furniture follow it. */
   fontSize: number;
+  /** The body in one column or two (a leading title block and contents span both). */
+  columns: Columns;
   /** The bundled families of the text and the headings. */
   fonts: DocumentFonts;
   /** Links and headings in this colour (made readable on the page if it is not). Null: the theme's. */
@@ -60,6 +64,7 @@ export const DEFAULT_DESIGN: Readonly<DesignSettings> = Object.freeze({
   titlePage: false,
   coverImage: null,
   fontSize: DEFAULT_FONT_SIZE,
+  columns: { count: 1, gap: DEFAULT_COLUMN_GAP } as Columns,
   fonts: { text: 'serif', heading: 'serif' } as DocumentFonts,
   accent: null,
 });
@@ -94,6 +99,7 @@ export function readDesign(record: Readonly<Record<string, unknown>>, fail: Sett
     if (size === null || size < SMALLEST_FONT_SIZE || size > LARGEST_FONT_SIZE) fail('font_size', record.font_size, `a size in points from ${SMALLEST_FONT_SIZE} to ${LARGEST_FONT_SIZE}`);
     out.fontSize = size;
   }
+  if (has('columns')) out.columns = parseColumns(record.columns) ?? fail('columns', record.columns, COLUMNS_EXPECTED);
   if (has('fonts')) out.fonts = parseFonts(record.fonts) ?? fail('fonts', record.fonts, FONTS_EXPECTED);
   if (has('accent')) out.accent = parseHexColor(record.accent) ?? fail('accent', record.accent, 'a colour written #rrggbb or #rgb');
   return out;

@@ -3,17 +3,17 @@ import { fontLibrary } from '../text/font-library.js';
 import { hyphenatorFor } from '../text/hyphenation.js';
 import { scaleItem, type FrameItem, type LaidOutDocument, type OutlineEntry, type Page } from './frame.js';
 import { StructTree, Tagger } from './structure.js';
-import { accented, landscape, pageGeometry, palette as paletteFor, typeScale } from './theme.js';
+import { accented, landscape, METRICS, pageGeometry, palette as paletteFor, typeScale } from './theme.js';
 import type { DesignSettings } from '../design/settings.js';
 import { formatPageNumber } from '../design/page-numbers.js';
 import { watermarkItem } from './watermark.js';
 import { pageSections, runningLineItems, type DocumentValues } from './running-lines.js';
 import { untagged, type BlockFrame, type LayoutContext } from './blocks/context.js';
 import { layoutFootnote, layoutFootnotes } from './blocks/footnotes.js';
-import { layoutBlocks } from './blocks/index.js';
 import { labelItems } from './blocks/label.js';
 import { bodyLook } from './blocks/looks.js';
-import { paginate, type CutPage } from './paginate.js';
+import type { CutPage } from './paginate.js';
+import { columnFrame, cutPages } from './columns.js';
 import { Appendix } from './appendix.js';
 import { missingGlyphWarnings } from './missing-glyphs.js';
 import { pushAll } from '../push-all.js';
@@ -29,6 +29,7 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
   const warnings: string[] = [];
   const palette = accented(paletteFor(meta.theme), meta.design.accent, (message) => warnings.push(message));
   const geometry = pageGeometry(meta.design);
+  const twoColumns = meta.design.columns.count === 2;
   const structure = features.tagged ? new StructTree(meta.language) : null;
   const tagger = new Tagger(structure);
   const hyphenator = meta.language && features.hyphenation ? hyphenatorFor(meta.language) : null;
@@ -39,8 +40,10 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
     hyphenator,
     justify: hyphenator !== null,
     geometry,
-    // A document set on turned pages already has room for wide tables.
-    landscape: meta.design.orientation === 'landscape' ? null : landscape(geometry),
+    // A document set on turned pages already has room for wide tables; a column cannot turn alone.
+    landscape: meta.design.orientation === 'landscape' || twoColumns ? null : landscape(geometry),
+    // Beside another column, code has no margin to reach into.
+    codeReach: twoColumns ? 0 : METRICS.codeMarginReach,
     body: bodyLook(palette),
     // Measured below: footnotes are laid out in the frame made after the context.
     footnoteHeight: (number) => noteHeights(number),
@@ -49,11 +52,12 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
     warn: (message) => warnings.push(message),
   };
   const frame: BlockFrame = { x: geometry.marginInner, width: geometry.contentWidth, containers: [], tag: tagger.root, tight: false, listDepth: 0 };
-  const noteHeights = footnoteHeights(document.footnotes, frame, untagged(context));
+  // Footnotes sit at the foot of the column that cites them.
+  const noteFrame = columnFrame(frame, meta.design.columns);
+  const noteHeights = footnoteHeights(document.footnotes, noteFrame, untagged(context));
 
-  const body = layoutBlocks(document.blocks, frame, context);
-  const footnotes = layoutFootnotes(document.footnotes, frame, context);
-  const cut = paginate([...body.nodes, ...context.appendix.nodes(frame, context)], { geometry, palette, footnotes, maxPages: settings.maxPages, signal: settings.signal });
+  const footnotes = layoutFootnotes(document.footnotes, noteFrame, context);
+  const cut = cutPages(document.blocks, frame, context, { geometry, palette, footnotes, maxPages: settings.maxPages, signal: settings.signal }, meta.design.columns);
   const outline = outlineOf(document.blocks);
   const laidOut = finishPages(cut, context, { design: meta.design, values: { title: meta.title ?? '', author: meta.author ?? '', date: meta.displayDate ?? '' }, outline, titlePage: document.blocks.some((block) => block.kind === 'title' && block.ownPage) });
   pushAll(warnings, missingGlyphWarnings(laidOut));
