@@ -3,7 +3,9 @@
  *
  *   markdown ─parse─▶ mdast ─build─▶ document ─layout─▶ pages of boxes ─paint─▶ PDF bytes
  */
-import { EmptyDocumentError, throwIfAborted } from './errors.js';
+import { EmptyDocumentError, InvalidOptionError, throwIfAborted } from './errors.js';
+import { readFrontMatter, type FrontMatter } from './parse/front-matter.js';
+import { settingMessage } from './design/settings.js';
 import { resolveBounds, resolveFeatures, validateLanguage, type RenderOptions } from './options.js';
 import { parseMarkdown } from './parse/markdown.js';
 import { buildDocument } from './document/build.js';
@@ -63,6 +65,7 @@ async function renderSources(sources: readonly Source[], options: RenderOptions)
   const features = resolveFeatures(options.features);
   const language = options.language === undefined ? undefined : validateLanguage(options.language);
   const bounds = resolveBounds(options.limits?.bounds);
+  const design = designOption(options.design);
   const signal = options.limits?.signal;
   if (sources.every((source) => source.markdown.length === 0)) throw new EmptyDocumentError();
 
@@ -80,6 +83,7 @@ async function renderSources(sources: readonly Source[], options: RenderOptions)
     resourceMode: options.resources ?? 'strict',
     resourceBytes: options.limits?.resourceBytes ?? Number.POSITIVE_INFINITY,
     metadata: options.metadata ?? {},
+    design,
   });
   throwIfAborted(signal);
   const laidOut = layoutDocument(document, { maxPages: options.limits?.maxPages, signal });
@@ -99,8 +103,19 @@ async function renderSources(sources: readonly Source[], options: RenderOptions)
   };
 }
 
+/** The `design` option: the same keys as front matter, refused with the option's name. */
+function designOption(input: unknown): FrontMatter {
+  if (input === undefined || input === null) return {};
+  if (typeof input !== 'object' || Array.isArray(input)) throw new InvalidOptionError('design', 'design must be an object of front matter keys');
+  return readFrontMatter(input as Record<string, unknown>, (key, value, expected) => {
+    throw new InvalidOptionError(`design.${key}`, settingMessage(key, value, expected));
+  });
+}
+
 export * from './errors.js';
 export * from './options.js';
+export type { DesignSettings, Margins, Orientation } from './design/settings.js';
+export type { RunningLine } from './design/running-lines.js';
 export type { PhaseTimings } from './phase-clock.js';
 export type { ResourceOutcome } from './resources/outcome.js';
 export { ResourceLoadError, noLoader, type LoadContext, type LoadedResource, type ResourceLoader, type ResourceFailureReason } from './resources/loader.js';

@@ -103,6 +103,12 @@ export interface RenderOptions {
   loader?: ResourceLoader;
   limits?: RenderLimits;
   metadata?: DocumentMetadata;
+  /**
+   * Document settings with the front matter's keys and values (`paper`, `margin`, `footer`,
+   * `number_headings`, `toc`, …: docs/markdown.md lists them). The front matter overrides them;
+   * unknown keys are ignored; a bad value throws InvalidOptionError naming `design.<key>`.
+   */
+  design?: Readonly<Record<string, unknown>>;
 }
 
 export const MAX_LANGUAGE_LENGTH = 63;

@@ -3,6 +3,9 @@ import { toString } from 'mdast-util-to-string';
 import GithubSlugger from 'github-slugger';
 import type { DocumentMetadata, Features, RendererBounds, ResourceMode } from '../options.js';
 import type { ParsedSource } from '../parse/markdown.js';
+import type { FrontMatter } from '../parse/front-matter.js';
+import { resolveDesign, settingMessage } from '../design/settings.js';
+import { FrontMatterError } from '../errors.js';
 import type { ResourceLoader } from '../resources/loader.js';
 import { ResourceTracker } from '../resources/tracker.js';
 import { FootnoteNumbering, LinkResolver, type BuildContext, type PartTargets } from './context.js';
@@ -10,6 +13,7 @@ import { anchorsIn, shows } from './anchors.js';
 import { buildInlines } from './inlines.js';
 import { textInlines, type TextSetting } from './text-inlines.js';
 import { codeBlock, displayMath } from './code-blocks.js';
+import { numberHeadings } from './heading-numbers.js';
 import { decodeImage } from '../content/images/decode.js';
 import { DecodedPixelBudget } from '../content/images/decoded-pixels.js';
 import { replaceShortcodes } from '../content/emoji/index.js';
@@ -24,6 +28,8 @@ export interface BuildSettings {
   resourceMode: ResourceMode;
   resourceBytes: number;
   metadata: DocumentMetadata;
+  /** Front matter keys from the caller (`design` option, `--set`); the document's own override them. */
+  design: FrontMatter;
 }
 
 /** One Markdown file of a document, with where its images load from. */
@@ -54,7 +60,10 @@ export async function buildDocument(parts: readonly DocumentPart[], settings: Bu
   const footnotes = new FootnoteNumbering();
   const named = await Promise.all(parts.map((part, index) => nameParts(part, index, footnotes)));
   const byPath = new Map(named.flatMap(({ targets }) => (targets.path === null ? [] : [[targets.path, targets] as const])));
-  const frontMatter = parts[0]!.source.frontMatter;
+  const frontMatter: FrontMatter = { ...settings.design, ...parts[0]!.source.frontMatter };
+  const design = resolveDesign(frontMatter, (key, value, expected) => {
+    throw new FrontMatterError(settingMessage(key, value, expected));
+  });
   const firstH1 = firstH1Of(parts[0]!.source.tree.children);
   const title = settings.metadata.title ?? frontMatter.title ?? (firstH1 && (await readableText(firstH1, { features: settings.features })));
 
@@ -95,11 +104,22 @@ export async function buildDocument(parts: readonly DocumentPart[], settings: Bu
     const repeated = leading?.kind === 'heading' && leading.level === 1 && sameText(leading.text, frontMatter.title) ? leading : null;
     const line = (text: string | undefined) => (text === undefined ? null : textInlines(text, PLAIN, settings.features.emoji));
     const authors = frontMatter.authors?.length ? frontMatter.authors.join(', ') : undefined;
-    const title: Block = { kind: 'title', title: (await line(frontMatter.title))!, subtitle: await line(frontMatter.subtitle), authors: await line(authors), date: await line(frontMatter.date), id: repeated?.id ?? null };
+    const cover = design.coverImage === null ? null : await resources.loadImage(design.coverImage, parts[0]!.loader, warnFor(parts[0]!));
+    const title: Block = {
+      kind: 'title',
+      title: (await line(frontMatter.title))!,
+      subtitle: await line(frontMatter.subtitle),
+      authors: await line(authors),
+      date: await line(frontMatter.date),
+      id: repeated?.id ?? null,
+      cover: cover?.kind === 'failed' ? null : cover,
+      ownPage: design.titlePage,
+    };
     // Anchors over or in the repeated H1 land on the title block.
     if (repeated) blocks.splice(at, 1, ...anchorsIn(repeated.content), title);
     else blocks.splice(at === -1 ? blocks.length : at, 0, title);
-  }
+  } else if (design.titlePage || design.coverImage !== null) warnFor(parts[0]!)('title_page and cover_image need a title in the front matter: left out');
+  if (design.numberHeadings) numberHeadings(blocks);
   if (frontMatter.toc) await insertToc(blocks, frontMatter.tocDepth ?? DEFAULT_TOC_DEPTH, settings.features);
 
   const footnoteDefinitions: FootnoteDefinition[] = [];
@@ -115,7 +135,8 @@ export async function buildDocument(parts: readonly DocumentPart[], settings: Bu
       title,
       language: settings.language ?? frontMatter.language,
       theme: frontMatter.theme ?? settings.features.theme,
-      paper: frontMatter.paper ?? 'a4',
+      design,
+      displayDate: frontMatter.date,
       toc: frontMatter.toc ?? false,
       author: metadata.author ?? (frontMatter.authors?.length ? frontMatter.authors.join(', ') : undefined),
       subject: metadata.subject,
@@ -143,7 +164,12 @@ async function nameParts(part: DocumentPart, index: number, footnotes: FootnoteN
   const prefix = index === 0 ? '' : `${index}:`;
   const slugger = new GithubSlugger();
   const slugs = new Map<Heading, string>();
-  forEachHeading(tree.children, (heading) => slugs.set(heading, slugger.slug(headingText(heading))));
+  forEachHeading(tree.children, (heading) => {
+    const written = heading.data?.id;
+    // The slugger counts a written id as taken too, so no later slug repeats it.
+    const slug = slugger.slug(written ?? headingText(heading));
+    slugs.set(heading, written ?? slug);
+  });
   const headingIds = new Map([...slugs].map(([heading, slug]) => [heading, prefix + slug]));
   const headings = new Set(slugs.values());
   const targets: PartTargets = {
@@ -188,10 +214,13 @@ class BlockBuilder {
         return this.paragraph(node);
       case 'heading': {
         const content = await buildInlines(node.children, this.context);
-        return [{ kind: 'heading', level: node.depth as HeadingLevel, content, id: this.headingIds.get(node)!, text: await readableText(node, this.context) }];
+        const unnumbered = node.data?.unnumbered ? { unnumbered: true } : {};
+        return [{ kind: 'heading', level: node.depth as HeadingLevel, content, id: this.headingIds.get(node)!, text: await readableText(node, this.context), ...unnumbered }];
       }
       case 'thematicBreak':
         return [{ kind: 'rule' }];
+      case 'pageBreak':
+        return [{ kind: 'page-break' }];
       case 'blockquote':
         return [{ kind: 'quote', children: await this.blocks(node.children), alert: node.data?.alert ?? null }];
       case 'list': {

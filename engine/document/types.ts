@@ -1,5 +1,5 @@
 import type { Features, Theme } from '../options.js';
-import type { Paper } from '../parse/front-matter.js';
+import type { DesignSettings } from '../design/settings.js';
 import type { ResourceOutcome } from '../resources/outcome.js';
 import type { ImageResource } from '../resources/image.js';
 import type { Drawing } from '../content/drawing.js';
@@ -23,7 +23,9 @@ export interface DocumentMeta {
   title: string | undefined;
   language: string | undefined;
   theme: Theme;
-  paper: Paper;
+  design: DesignSettings;
+  /** The front matter's date as written, for `{date}` in headers and footers. */
+  displayDate: string | undefined;
   toc: boolean;
   author: string | undefined;
   subject: string | undefined;
@@ -96,17 +98,20 @@ export type Align = 'left' | 'right' | 'center' | null;
 export type Block =
   /** `align` from HTML (`<p align="center">`, `text-align`); null or absent follows the theme. */
   | { kind: 'paragraph'; content: Inline[]; align?: Align }
-  | { kind: 'heading'; level: HeadingLevel; content: Inline[]; id: string; text: string; align?: Align }
+  /** `unnumbered`: written `{-}`, left out of `number_headings`. */
+  | { kind: 'heading'; level: HeadingLevel; content: Inline[]; id: string; text: string; align?: Align; unnumbered?: boolean }
   | { kind: 'code'; text: string; language: string | null; /** Tokens per line, when highlighted or holding emoji. */ lines: HighlightedLine[] | null; note: string | null }
   /** `alert` marks a GitHub alert (`> [!NOTE]`), drawn in its kind's colour under its title. */
   | { kind: 'quote'; children: Block[]; alert: AlertKind | null }
   | { kind: 'list'; ordered: boolean; start: number; tight: boolean; items: ListItem[] }
   | { kind: 'table'; align: Align[]; head: Inline[][]; rows: Inline[][][] }
   | { kind: 'rule' }
+  /** What follows starts a new page. */
+  | { kind: 'page-break' }
   | { kind: 'figure'; image: ImageResource; alt: string; caption: string | null; link: Link | null }
   | { kind: 'toc'; entries: TocEntry[] }
   /** The front matter's title block, at the top of the first page; `id` is its anchor when it took a leading H1's. */
-  | { kind: 'title'; title: Inline[]; subtitle: Inline[] | null; /** One line, the authors in order. */ authors: Inline[] | null; date: Inline[] | null; id: string | null }
+  | { kind: 'title'; title: Inline[]; subtitle: Inline[] | null; /** One line, the authors in order. */ authors: Inline[] | null; date: Inline[] | null; id: string | null; /** A picture below the title (`cover_image`). */ cover: ImageResource | null; /** `title_page`: alone on the first page. */ ownPage: boolean }
   /** A formula, diagram or barcode on its own line; `appendix` repeats it on a page of its own. */
   | { kind: 'drawing'; drawing: Drawing; role: 'Figure' | 'Formula'; alt: string; caption: string | null; appendix: boolean }
   | Anchor

@@ -1,15 +1,19 @@
 import type { Block, FootnoteDefinition, QuireDocument } from '../document/types.js';
 import { fontLibrary } from '../text/font-library.js';
 import { hyphenatorFor } from '../text/hyphenation.js';
-import type { FrameItem, LaidOutDocument, OutlineEntry, Page } from './frame.js';
+import { scaleItem, type FrameItem, type LaidOutDocument, type OutlineEntry, type Page } from './frame.js';
 import { StructTree, Tagger } from './structure.js';
-import { landscape, METRICS, pageGeometry, palette as paletteFor } from './theme.js';
+import { accented, landscape, METRICS, pageGeometry, palette as paletteFor, typeScale } from './theme.js';
+import type { DesignSettings } from '../design/settings.js';
+import { formatPageNumber } from '../design/page-numbers.js';
+import { watermarkItem } from './watermark.js';
+import { pageSections, runningLineItems, type DocumentValues } from './running-lines.js';
 import { untagged, type BlockFrame, type LayoutContext } from './blocks/context.js';
 import { layoutFootnote, layoutFootnotes } from './blocks/footnotes.js';
-import { layoutBlocks } from './blocks/index.js';
 import { labelItems } from './blocks/label.js';
 import { bodyLook } from './blocks/looks.js';
-import { paginate, type CutPage } from './paginate.js';
+import type { CutPage } from './paginate.js';
+import { columnFrame, cutPages } from './columns.js';
 import { Appendix } from './appendix.js';
 import { missingGlyphWarnings } from './missing-glyphs.js';
 import { pushAll } from '../push-all.js';
@@ -22,20 +26,24 @@ export interface LayoutSettings {
 /** The document → pages of positioned glyph runs, shapes, images, links and structure. */
 export function layoutDocument(document: QuireDocument, settings: LayoutSettings): LaidOutDocument {
   const { meta, features } = document;
-  const palette = paletteFor(meta.theme);
-  const geometry = pageGeometry(meta.paper);
+  const warnings: string[] = [];
+  const palette = accented(paletteFor(meta.theme), meta.design.accent, (message) => warnings.push(message));
+  const geometry = pageGeometry(meta.design);
+  const twoColumns = meta.design.columns.count === 2;
   const structure = features.tagged ? new StructTree(meta.language) : null;
   const tagger = new Tagger(structure);
   const hyphenator = meta.language && features.hyphenation ? hyphenatorFor(meta.language) : null;
-  const warnings: string[] = [];
   const context: LayoutContext = {
-    fonts: fontLibrary,
+    fonts: fontLibrary.withFamilies(meta.design.fonts),
     palette,
     tagger,
     hyphenator,
     justify: hyphenator !== null,
     geometry,
-    landscape: landscape(geometry),
+    // A document set on turned pages already has room for wide tables; a column cannot turn alone.
+    landscape: meta.design.orientation === 'landscape' || twoColumns ? null : landscape(geometry),
+    // Beside another column, code has no margin to reach into.
+    codeReach: twoColumns ? 0 : METRICS.codeMarginReach,
     body: bodyLook(palette),
     // Measured below: footnotes are laid out in the frame made after the context.
     footnoteHeight: (number) => noteHeights(number),
@@ -44,19 +52,23 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
     warn: (message) => warnings.push(message),
   };
   const frame: BlockFrame = { x: geometry.marginInner, width: geometry.contentWidth, containers: [], tag: tagger.root, tight: false, listDepth: 0 };
-  const noteHeights = footnoteHeights(document.footnotes, frame, untagged(context));
+  // Footnotes sit at the foot of the column that cites them.
+  const noteFrame = columnFrame(frame, meta.design.columns);
+  const noteHeights = footnoteHeights(document.footnotes, noteFrame, untagged(context));
 
-  const body = layoutBlocks(document.blocks, frame, context);
-  const footnotes = layoutFootnotes(document.footnotes, frame, context);
-  const cut = paginate([...body.nodes, ...context.appendix.nodes(frame, context)], { geometry, palette, footnotes, maxPages: settings.maxPages, signal: settings.signal });
-  const pages = finishPages(cut, context);
-  pushAll(warnings, missingGlyphWarnings(pages));
+  const footnotes = layoutFootnotes(document.footnotes, noteFrame, context);
+  const cut = cutPages(document.blocks, frame, context, { geometry, palette, footnotes, maxPages: settings.maxPages, signal: settings.signal }, meta.design.columns);
+  const outline = outlineOf(document.blocks);
+  const laidOut = finishPages(cut, context, { design: meta.design, values: { title: meta.title ?? '', author: meta.author ?? '', date: meta.displayDate ?? '' }, outline, titlePage: document.blocks.some((block) => block.kind === 'title' && block.ownPage) });
+  pushAll(warnings, missingGlyphWarnings(laidOut));
+  const scale = typeScale(meta.design);
+  const pages = scale === 1 ? laidOut : laidOut.map((page) => ({ items: page.items.map((item) => scaleItem(item, scale)), width: page.width * scale, height: page.height * scale }));
 
   return {
     pages,
-    geometry,
+    geometry: scale === 1 ? geometry : { ...geometry, width: geometry.width * scale, height: geometry.height * scale },
     structure,
-    outline: outlineOf(document.blocks),
+    outline,
     pageColor: palette.page,
     meta: { title: meta.title, language: meta.language, author: meta.author, subject: meta.subject, keywords: meta.keywords, date: meta.date },
     attachment: features.embed_source ? document.source : null,
@@ -79,12 +91,20 @@ function footnoteHeights(definitions: readonly FootnoteDefinition[], frame: Bloc
   };
 }
 
+interface Furniture {
+  design: DesignSettings;
+  values: DocumentValues;
+  outline: readonly OutlineEntry[];
+  /** The first page is a title page of its own, with no header or footer. */
+  titlePage: boolean;
+}
+
 /**
- * Fills in page numbers now that pages are known: the TOC's references and the footers. A name
- * given twice (an id written twice in HTML) lands where it is first, as in a browser; a link to a
- * name no page holds is left out.
+ * Fills in page numbers now that pages are known: the TOC's references, the headers and footers.
+ * A name given twice (an id written twice in HTML) lands where it is first, as in a browser; a
+ * link to a name no page holds is left out.
  */
-function finishPages(cut: CutPage[], context: LayoutContext): Page[] {
+function finishPages(cut: CutPage[], context: LayoutContext, furniture: Furniture): Page[] {
   const pageOfDest = new Map<string, number>();
   const firstDests = new Set<FrameItem>();
   cut.forEach((page, index) => {
@@ -94,8 +114,8 @@ function finishPages(cut: CutPage[], context: LayoutContext): Page[] {
       firstDests.add(item);
     }
   });
+  const sections = pageSections(cut.map((page) => page.items.flatMap((item) => (item.kind === 'dest' ? [item.name] : []))), furniture.outline);
   const { palette } = context;
-  const footerLook = { ...bodyLook(palette), size: METRICS.footerSize, color: palette.muted };
   const lost = new Set<string>();
   return cut.map((page, index) => {
     const items: FrameItem[] = [];
@@ -113,14 +133,14 @@ function finishPages(cut: CutPage[], context: LayoutContext): Page[] {
       const number = pageOfDest.get(item.dest);
       if (number === undefined) continue;
       const look = { ...bodyLook(palette), size: item.size, color: item.color };
-      items.push(...labelItems(String(number), look, item.right, item.y, item.tag, context));
+      items.push(...labelItems(formatPageNumber(number, furniture.design.pageNumbers), look, item.right, item.y, item.tag, context));
     }
-    const { geometry } = page;
-    const label = String(index + 1);
-    const center = geometry.marginInner + geometry.contentWidth / 2;
-    const width = context.fonts.primary(footerLook.font).shape(label).advance * context.fonts.primary(footerLook.font).scale(footerLook.size);
-    items.push(...labelItems(label, footerLook, center + width / 2, geometry.footerBaseline, null, context));
-    return { items, width: geometry.width, height: geometry.height };
+    const watermark = furniture.design.watermark === null ? null : watermarkItem(furniture.design.watermark, page.geometry, palette, context.fonts);
+    // Under the page's content.
+    if (watermark) items.unshift(watermark);
+    const facts = { number: index + 1, count: cut.length, geometry: page.geometry, section: sections[index]!, titlePage: furniture.titlePage && index === 0 };
+    items.push(...runningLineItems(facts, furniture.design, furniture.values, context));
+    return { items, width: page.geometry.width, height: page.geometry.height };
   });
 }
 

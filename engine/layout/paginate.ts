@@ -10,6 +10,22 @@ export interface PaginateSettings {
   footnotes: Map<number, VBox[]>;
   maxPages: number | undefined;
   signal: AbortSignal | undefined;
+  /** Two columns: each cut is one column, two to a page. Null: the text block is one column. */
+  columns: ColumnSettings | null;
+}
+
+export interface ColumnSettings {
+  /** How far right the second column starts from the first. */
+  step: number;
+  /** Space taken at the top of the first page (by a title block spanning both columns). */
+  firstPageTop: number;
+}
+
+/** Where one cut's boxes go on its page: below `top`, down `height`, moved right by `dx`. */
+interface Region {
+  top: number;
+  height: number;
+  dx: number;
 }
 
 /** Boxes placed on one page, before decorations and page furniture are added. */
@@ -47,10 +63,30 @@ export function paginate(nodes: readonly VNode[], settings: PaginateSettings): C
   const state: Pagination = { pages: [], headerShown: new Set(), printed: new Set(), deferred: [] };
   paginateRun(nodes, settings.geometry, settings, state);
   // Figures still waiting when the document ends get pages of their own.
-  while (state.deferred.length > 0) addPage(fillPage([], 0, settings.geometry, state, settings.footnotes), settings.geometry, settings, state);
+  flushDeferred(settings.geometry, settings, state);
   // A document with nothing to draw is still a valid PDF: one empty page.
   if (state.pages.length === 0) state.pages.push({ items: [], geometry: settings.geometry });
-  return state.pages;
+  return settings.columns ? pairColumns(state.pages) : state.pages;
+}
+
+/** The region the next cut fills: the page's text block, or the next column. */
+function nextRegion(geometry: PageGeometry, settings: PaginateSettings, state: Pagination): Region {
+  const whole = { top: geometry.marginTop, height: geometry.contentHeight, dx: 0 };
+  const columns = settings.columns;
+  if (!columns) return whole;
+  const index = state.pages.length;
+  const top = index < 2 ? columns.firstPageTop : 0;
+  return { top: whole.top + top, height: whole.height - top, dx: index % 2 === 0 ? 0 : columns.step };
+}
+
+/** Column cuts two to a page, the left's items then the right's. */
+function pairColumns(columns: readonly CutPage[]): CutPage[] {
+  const pages: CutPage[] = [];
+  for (let index = 0; index < columns.length; index += 2) {
+    const right = columns[index + 1];
+    pages.push({ items: right ? [...columns[index]!.items, ...right.items] : columns[index]!.items, geometry: columns[index]!.geometry });
+  }
+  return pages;
 }
 
 /** What carries from page to page, across landscape runs too. */
@@ -78,26 +114,39 @@ function paginateRun(nodes: readonly VNode[], geometry: PageGeometry, settings: 
     // Pages only move on: a stop found from an earlier start is still the first from this one.
     if (stop < start) stop = nextStop(nodes, start);
     if (nodes[stop]?.kind === 'landscape') {
-      while (state.deferred.length > 0) addPage(fillPage([], 0, geometry, state, settings.footnotes), geometry, settings, state);
+      flushDeferred(geometry, settings, state);
       const run = landscapeRun(nodes, start, stop);
       paginateRun(run.nodes, run.geometry, settings, state);
       start = run.end;
       continue;
     }
-    const page = fillPage(nodes, start, geometry, state, settings.footnotes);
-    addPage(page, geometry, settings, state);
+    const region = nextRegion(geometry, settings, state);
+    const page = fillPage(nodes, start, region.height, state, settings.footnotes);
+    addPage(page, geometry, region, settings, state);
+    // A forced break ends the page, not only the column: the right column stays empty.
+    const forced = nodes[page.end]?.kind === 'penalty' && (nodes[page.end] as { cost: number }).cost <= -INFINITE_COST;
+    if (settings.columns && forced && state.pages.length % 2 === 1) state.pages.push({ items: [], geometry });
     start = page.end;
   }
 }
 
-function addPage(page: FilledPage, geometry: PageGeometry, settings: PaginateSettings, state: Pagination): void {
+/** Pages (or columns) of nothing but the figures still waiting. */
+function flushDeferred(geometry: PageGeometry, settings: PaginateSettings, state: Pagination): void {
+  while (state.deferred.length > 0) {
+    const region = nextRegion(geometry, settings, state);
+    addPage(fillPage([], 0, region.height, state, settings.footnotes), geometry, region, settings, state);
+  }
+}
+
+function addPage(page: FilledPage, geometry: PageGeometry, region: Region, settings: PaginateSettings, state: Pagination): void {
   for (const { box } of page.placed) {
     for (const owner of box.containers) if (owner.decoration.kind === 'table' && owner.decoration.header === box) state.headerShown.add(owner);
   }
   for (const number of page.footnotes) state.printed.add(number);
   state.deferred = page.deferred;
-  state.pages.push(composePage(page, geometry, settings));
-  if (settings.maxPages !== undefined && state.pages.length > settings.maxPages) throw new PageLimitError(settings.maxPages, state.pages.length);
+  state.pages.push(composePage(page, geometry, region, settings));
+  const pages = settings.columns ? Math.ceil(state.pages.length / 2) : state.pages.length;
+  if (settings.maxPages !== undefined && pages > settings.maxPages) throw new PageLimitError(settings.maxPages, pages);
 }
 
 function skipDiscardable(nodes: readonly VNode[], index: number): number {
@@ -173,8 +222,7 @@ interface Candidate {
   fill: number;
 }
 
-function fillPage(nodes: readonly VNode[], start: number, geometry: PageGeometry, begin: Pagination, bodies: Map<number, VBox[]>): FilledPage {
-  const height = geometry.contentHeight;
+function fillPage(nodes: readonly VNode[], start: number, height: number, begin: Pagination, bodies: Map<number, VBox[]>): FilledPage {
   const repeated = start < nodes.length ? repeatedHeader(nodes[start] as VBox, begin.headerShown) : null;
   const placed: Placed[] = [];
   const footnotes: number[] = [];
@@ -298,23 +346,24 @@ function bodyHeight(lines: VBox[]): number {
 }
 
 /** Absolute positions, the page filled by its stretch, decorations drawn behind their boxes, footnotes at the foot. */
-function composePage({ placed, footnotes, fill }: FilledPage, geometry: PageGeometry, settings: PaginateSettings): CutPage {
+function composePage({ placed, footnotes, fill }: FilledPage, geometry: PageGeometry, region: Region, settings: PaginateSettings): CutPage {
   const { palette } = settings;
-  const top = geometry.marginTop;
+  const { top, dx } = region;
   const positioned = placed.map((entry) => ({ ...entry, y: entry.y + fill * entry.stretchAbove }));
-  const items: BoxItem[] = [...decorations(positioned, top)];
-  for (const { box, y } of positioned) for (const item of box.items) items.push(shiftBoxItem(item, top + y));
+  const items: BoxItem[] = [...decorations(positioned, top, dx)];
+  for (const { box, y } of positioned) for (const item of box.items) items.push(shiftBoxItem(item, top + y, dx));
   if (footnotes.length > 0) {
     const bodies = footnotes.map((number) => settings.footnotes.get(number)!);
     const total = bodies.reduce((sum, lines) => sum + bodyHeight(lines), 0);
-    let y = top + geometry.contentHeight - total;
+    let y = top + region.height - total;
     const ruleY = y - METRICS.footnoteGap / 2;
-    items.push({ kind: 'line', x1: geometry.marginInner, y1: ruleY, x2: geometry.marginInner + METRICS.footnoteRuleLength, y2: ruleY, width: METRICS.ruleWidth, color: palette.rule });
-    // Footnotes are laid out for the upright page; on a turned one they keep their place from the margin.
-    const dx = geometry.marginInner - settings.geometry.marginInner;
+    // Footnotes are laid out for the upright page's first column; on a turned page or in the second column they keep their place from its edge.
+    const noteDx = geometry.marginInner - settings.geometry.marginInner + dx;
+    const ruleX = settings.geometry.marginInner + noteDx;
+    items.push({ kind: 'line', x1: ruleX, y1: ruleY, x2: ruleX + METRICS.footnoteRuleLength, y2: ruleY, width: METRICS.ruleWidth, color: palette.rule });
     for (const lines of bodies) {
       for (const line of lines) {
-        for (const item of line.items) items.push(shiftBoxItem(item, y, dx));
+        for (const item of line.items) items.push(shiftBoxItem(item, y, noteDx));
         y += line.height;
       }
     }
@@ -323,7 +372,7 @@ function composePage({ placed, footnotes, fill }: FilledPage, geometry: PageGeom
 }
 
 /** Each container's decoration spans its boxes on this page, outermost first. */
-function decorations(placed: readonly Placed[], top: number): BoxItem[] {
+function decorations(placed: readonly Placed[], top: number, dx: number): BoxItem[] {
   const extents = new Map<Container, { top: number; bottom: number }>();
   for (const { box, y } of placed) {
     for (const owner of box.containers) {
@@ -335,12 +384,13 @@ function decorations(placed: readonly Placed[], top: number): BoxItem[] {
   const items: BoxItem[] = [];
   for (const [owner, extent] of extents) {
     const decoration = owner.decoration;
+    const x = decoration.kind === 'fill' || decoration.kind === 'rule' ? decoration.x + dx : 0;
     const y = top + extent.top;
     const height = extent.bottom - extent.top;
     if (decoration.kind === 'fill') {
-      items.push({ kind: 'rect', x: decoration.x, y, width: decoration.width, height, fill: decoration.color, stroke: null, lineWidth: 0, radius: decoration.radius, tag: null, actualText: null });
+      items.push({ kind: 'rect', x, y, width: decoration.width, height, fill: decoration.color, stroke: null, lineWidth: 0, radius: decoration.radius, tag: null, actualText: null });
     } else if (decoration.kind === 'rule') {
-      items.push({ kind: 'rect', x: decoration.x, y, width: decoration.width, height, fill: decoration.color, stroke: null, lineWidth: 0, radius: 0, tag: null, actualText: null });
+      items.push({ kind: 'rect', x, y, width: decoration.width, height, fill: decoration.color, stroke: null, lineWidth: 0, radius: 0, tag: null, actualText: null });
     }
   }
   return items;

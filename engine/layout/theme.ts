@@ -1,5 +1,7 @@
 import type { Theme } from '../options.js';
-import type { Paper } from '../parse/front-matter.js';
+import type { DesignSettings } from '../design/settings.js';
+import { sheetSize } from '../design/paper.js';
+import { contrastRatio, hexOf, LEAST_CONTRAST, readableOn } from '../design/contrast.js';
 import type { AlertKind } from '../parse/github-alerts.js';
 
 /** An sRGB colour as three 0–255 channels. */
@@ -8,6 +10,8 @@ export type Color = readonly [number, number, number];
 export interface Palette {
   page: Color | null;
   text: Color;
+  /** Headings and the title: the text's colour, or the accent. */
+  heading: Color;
   muted: Color;
   link: Color;
   rule: Color;
@@ -68,16 +72,13 @@ export interface PageGeometry {
   height: number;
   marginTop: number;
   marginBottom: number;
+  /** The text block's left edge. */
   marginInner: number;
   contentWidth: number;
   contentHeight: number;
+  headerBaseline: number;
   footerBaseline: number;
 }
-
-const PAPER_SIZES: Record<Paper, readonly [number, number]> = {
-  a4: [210 * MM, 297 * MM],
-  letter: [8.5 * 72, 11 * 72],
-};
 
 /**
  * The measure: 34.5 em of body text, about 72 characters of English a line in Source Serif 4
@@ -85,15 +86,47 @@ const PAPER_SIZES: Record<Paper, readonly [number, number]> = {
  * side margins follow from the paper: about 41 mm on A4, 43 mm on Letter.
  */
 const MEASURE_EM = 34.5;
+/** On a small sheet (A5) the measure gives way to side margins of at least this. */
+const SMALLEST_SIDE_MARGIN = 18 * MM;
 
 const MARGIN_TOP = 22 * MM;
 const MARGIN_BOTTOM = 26 * MM;
 /** A turned page holds a table, not running text: it takes the sheet's width less these. */
 const LANDSCAPE_MARGIN_SIDE = 22 * MM;
 
-export function pageGeometry(paper: Paper): PageGeometry {
-  const [width, height] = PAPER_SIZES[paper];
-  return geometryOf(width, height, MEASURE_EM * METRICS.bodySize);
+/**
+ * How much larger than the theme's the document's type is. Layout works at the theme's sizes on
+ * a page this much smaller, and the laid-out pages are scaled up by it: every size, leading and
+ * space follows the body size, and the page keeps its real size.
+ */
+export function typeScale(design: DesignSettings): number {
+  return design.fontSize / METRICS.bodySize;
+}
+
+/** The page the design asks for, in layout's units (see `typeScale`): Quire's centred measure, or the margins given. */
+export function pageGeometry(design: DesignSettings): PageGeometry {
+  const scale = typeScale(design);
+  const real = realGeometry(design);
+  if (scale === 1) return real;
+  const shrunk = Object.fromEntries(Object.entries(real).map(([key, value]) => [key, value / scale]));
+  return shrunk as unknown as PageGeometry;
+}
+
+function realGeometry(design: DesignSettings): PageGeometry {
+  const { width, height } = sheetSize(design);
+  const margin = design.margin;
+  if (margin === null) return geometryOf(width, height, Math.min(MEASURE_EM * design.fontSize, width - 2 * SMALLEST_SIDE_MARGIN));
+  return {
+    width,
+    height,
+    marginTop: margin.top,
+    marginBottom: margin.bottom,
+    marginInner: margin.left,
+    contentWidth: width - margin.left - margin.right,
+    contentHeight: height - margin.top - margin.bottom,
+    headerBaseline: headerBaseline(margin.top),
+    footerBaseline: height - margin.bottom / 2,
+  };
 }
 
 /** The same sheet turned sideways, for a table too wide for the upright page. */
@@ -110,13 +143,21 @@ function geometryOf(width: number, height: number, contentWidth: number): PageGe
     marginInner: (width - contentWidth) / 2,
     contentWidth,
     contentHeight: height - MARGIN_TOP - MARGIN_BOTTOM,
-    footerBaseline: height - 13 * MM,
+    headerBaseline: headerBaseline(MARGIN_TOP),
+    // Half the bottom margin up: 13 mm on Quire's own page.
+    footerBaseline: height - MARGIN_BOTTOM / 2,
   };
+}
+
+/** A header sits a little below the middle of the top margin, as far from the text as a footer is. */
+function headerBaseline(marginTop: number): number {
+  return marginTop * 0.55;
 }
 
 const LIGHT: Palette = {
   page: null,
   text: [0x1f, 0x23, 0x28],
+  heading: [0x1f, 0x23, 0x28],
   muted: [0x59, 0x63, 0x6e],
   link: [0x09, 0x5d, 0xc8],
   rule: [0xd1, 0xd9, 0xe0],
@@ -132,6 +173,7 @@ const LIGHT: Palette = {
 const DARK: Palette = {
   page: [0x0d, 0x11, 0x17],
   text: [0xe6, 0xed, 0xf3],
+  heading: [0xe6, 0xed, 0xf3],
   muted: [0x9d, 0xa7, 0xb3],
   link: [0x58, 0xa6, 0xff],
   rule: [0x3d, 0x44, 0x4d],
@@ -146,4 +188,17 @@ const DARK: Palette = {
 
 export function palette(theme: Theme): Palette {
   return theme === 'dark' ? DARK : LIGHT;
+}
+
+const WHITE: Color = [255, 255, 255];
+
+/** The theme's palette with links and headings in the accent, made readable on the page when it is not (with a warning). */
+export function accented(base: Palette, accent: Color | null, warn: (message: string) => void): Palette {
+  if (accent === null) return base;
+  const page = base.page ?? WHITE;
+  const drawn = readableOn(accent, page);
+  if (drawn.some((channel, index) => channel !== accent[index])) {
+    warn(`accent ${hexOf(accent)} has a contrast of ${contrastRatio(accent, page).toFixed(1)}:1 on the page, below ${LEAST_CONTRAST}:1: drawn as ${hexOf(drawn)}`);
+  }
+  return { ...base, link: drawn, heading: drawn };
 }

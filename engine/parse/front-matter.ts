@@ -1,11 +1,10 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { FrontMatterError } from '../errors.js';
+import { FrontMatterError, InvalidOptionError } from '../errors.js';
 import { THEMES, validateLanguage, type Theme } from '../options.js';
-
-export type Paper = 'a4' | 'letter';
+import { readDesign, settingMessage, type DesignSettings, type SettingFailure } from '../design/settings.js';
 
 /** The front matter keys Quire reads; every other key is ignored and never printed. */
-export interface FrontMatter {
+export interface FrontMatter extends Partial<DesignSettings> {
   title?: string;
   subtitle?: string;
   /** One author, or several in order. */
@@ -14,7 +13,6 @@ export interface FrontMatter {
   date?: string;
   language?: string;
   theme?: Theme;
-  paper?: Paper;
   toc?: boolean;
   /** Deepest heading level the contents list (1–6). */
   tocDepth?: number;
@@ -45,7 +43,7 @@ export function splitFrontMatter(markdown: string): SplitSource {
   const data = yaml.trim() === '' ? {} : parse(yaml);
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return { frontMatter: {}, body: markdown };
   const afterClosing = rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, '');
-  return { frontMatter: readKeys(data as Record<string, unknown>), body: afterClosing };
+  return { frontMatter: readFrontMatter(data as Record<string, unknown>, frontMatterFailure), body: afterClosing };
 }
 
 /** A block of `key: value` lines is meant as front matter; anything else was Markdown. */
@@ -53,40 +51,44 @@ function looksLikeYaml(value: string): boolean {
   return value.trim() === '' || /^[\w"'-][^\n:]*:(\s|$)/m.test(value);
 }
 
-function readKeys(record: Record<string, unknown>): FrontMatter {
-  const result: FrontMatter = {};
-  if (record.title !== undefined) result.title = scalarText(record.title, 'title');
-  if (record.subtitle !== undefined) result.subtitle = scalarText(record.subtitle, 'subtitle');
+/** A bad value in the front matter: the document is at fault. */
+const frontMatterFailure: SettingFailure = (key, value, expected) => {
+  throw new FrontMatterError(settingMessage(key, value, expected));
+};
+
+/**
+ * The keys Quire reads from a front matter record (or the library's `design` option, which holds
+ * the same keys); `fail` names a bad one with its value.
+ */
+export function readFrontMatter(record: Readonly<Record<string, unknown>>, fail: SettingFailure): FrontMatter {
+  const result: FrontMatter = readDesign(record, fail);
+  if (record.title !== undefined) result.title = scalarText(record.title, 'title', fail);
+  if (record.subtitle !== undefined) result.subtitle = scalarText(record.subtitle, 'subtitle', fail);
   if (record.author !== undefined) {
     const authors = Array.isArray(record.author) ? record.author : [record.author];
-    result.authors = authors.map((author) => scalarText(author, 'author'));
+    result.authors = authors.map((author) => scalarText(author, 'author', fail));
   }
-  if (record.date !== undefined) result.date = record.date instanceof Date ? record.date.toISOString().slice(0, 10) : scalarText(record.date, 'date');
+  if (record.date !== undefined) result.date = record.date instanceof Date ? record.date.toISOString().slice(0, 10) : scalarText(record.date, 'date', fail);
   if (record.language !== undefined) {
     try {
-      result.language = validateLanguage(scalarText(record.language, 'language'));
+      result.language = validateLanguage(scalarText(record.language, 'language', fail));
     } catch (error) {
-      throw new FrontMatterError(`language: ${(error as Error).message}`);
+      if (!(error instanceof InvalidOptionError)) throw error;
+      fail('language', record.language, 'a BCP 47 tag such as "en" or "de-CH"');
     }
   }
   if (record.theme !== undefined) {
-    if (!THEMES.includes(record.theme as Theme)) throw new FrontMatterError('theme must be light or dark');
+    if (!THEMES.includes(record.theme as Theme)) fail('theme', record.theme, 'light or dark');
     result.theme = record.theme as Theme;
   }
-  if (record.paper !== undefined) {
-    const paper = String(record.paper).toLowerCase();
-    if (paper !== 'a4' && paper !== 'letter') throw new FrontMatterError('paper must be a4 or letter');
-    result.paper = paper;
-  }
   if (record.toc !== undefined) {
-    if (typeof record.toc !== 'boolean') throw new FrontMatterError('toc must be true or false');
-    result.toc = record.toc;
+    if (record.toc !== true && record.toc !== false && record.toc !== 'true' && record.toc !== 'false') fail('toc', record.toc, 'true or false');
+    result.toc = record.toc === true || record.toc === 'true';
   }
   if (record.toc_depth !== undefined) {
-    if (!Number.isInteger(record.toc_depth) || (record.toc_depth as number) < 1 || (record.toc_depth as number) > 6) {
-      throw new FrontMatterError(`toc_depth must be a whole number from 1 to 6, not ${JSON.stringify(record.toc_depth)}`);
-    }
-    result.tocDepth = record.toc_depth as number;
+    const depth = typeof record.toc_depth === 'string' && /^\d$/.test(record.toc_depth) ? Number(record.toc_depth) : record.toc_depth;
+    if (!Number.isInteger(depth) || (depth as number) < 1 || (depth as number) > 6) fail('toc_depth', record.toc_depth, 'a whole number from 1 to 6');
+    result.tocDepth = depth as number;
   }
   return result;
 }
@@ -104,7 +106,7 @@ function parse(yaml: string): unknown {
   }
 }
 
-function scalarText(value: unknown, key: string): string {
+function scalarText(value: unknown, key: string, fail: SettingFailure): string {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  throw new FrontMatterError(`${key} must be text`);
+  return fail(key, value, 'text');
 }

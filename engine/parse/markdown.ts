@@ -5,8 +5,10 @@ import type { Features, RendererBounds } from '../options.js';
 import { checkSourceDepth, checkTreeBounds } from './bounds.js';
 import { gfmAutolinks } from './gfm-autolinks.js';
 import { markAlerts } from './github-alerts.js';
+import { readHeadingAttributes } from './heading-attributes.js';
 import { splitFrontMatter, type FrontMatter } from './front-matter.js';
 import { mathSyntax } from './math-syntax.js';
+import { pageBreakSyntax } from './page-breaks.js';
 import { applySmartTypography } from './smart-typography.js';
 import { tokensToMdast } from './tokens-to-mdast.js';
 
@@ -23,6 +25,7 @@ export function parseMarkdown(markdown: string, features: Features, bounds: Rend
   const tokens = parserFor(features).parse(body, {});
   const tree = tokensToMdast(tokens, { tasks: features.tasks });
   markAlerts(tree);
+  readHeadingAttributes(tree);
   checkTreeBounds(tree, bounds);
   if (features.smart_typography) applySmartTypography(tree);
   return { markdown, tree, frontMatter };
@@ -51,6 +54,7 @@ function createParser(features: Features): Parser {
   }
   if (!features.indented_code) parser.disable('code');
   parser.use(footnote);
+  parser.use(pageBreakSyntax);
   if (features.math) parser.use(mathSyntax);
   // Links are judged by the builder (which schemes a PDF may follow) and images by the loader.
   parser.validateLink = (url: string) => !/^\s*(javascript|vbscript):/i.test(url);

@@ -102,6 +102,9 @@ export function tokensToMdast(tokens: Token[], options: { tasks: boolean }): Roo
       case 'hr':
         add({ type: 'thematicBreak' });
         break;
+      case 'page_break':
+        add({ type: 'pageBreak' });
+        break;
       default:
         // thead/tbody and the footnote block wrappers carry nothing mdast keeps.
         break;

@@ -1,7 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
-export type Family = 'serif' | 'mono';
+/**
+ * A face's family as looks name it: `serif` is the document's text family and `heading` its
+ * headings' (both Source Serif 4 unless the document chooses Source Sans 3), `sans` and `mono`
+ * are themselves.
+ */
+export type Family = 'serif' | 'heading' | 'sans' | 'mono';
 export type Weight = 'regular' | 'semibold' | 'bold';
 
 export interface FontStyle {
@@ -16,7 +21,7 @@ export type Design = 'serif' | 'sans' | 'mono';
 export interface BundledFace {
   key: string;
   file: string;
-  family: Family | 'fallback';
+  family: Exclude<Family, 'heading'> | 'fallback';
   design: Design;
   weight: Weight;
   italic: boolean;
@@ -31,7 +36,8 @@ const face = (key: string, file: string, family: BundledFace['family'], design: 
 
 /**
  * Every bundled face. The text face is Source Serif 4 (designed for reading at text sizes,
- * true italics, Latin/Greek/Cyrillic); code is JetBrains Mono; the fallbacks cover polytonic
+ * true italics, Latin/Greek/Cyrillic), or its companion Source Sans 3 when a document asks for
+ * a sans; code is JetBrains Mono; the fallbacks cover polytonic
  * Greek (Noto Serif cut down to Greek: Source Serif 4 has monotonic Greek only), Arabic,
  * Hebrew and a broad set of symbols. Licences sit beside each file.
  */
@@ -42,6 +48,12 @@ export const BUNDLED_FACES: readonly BundledFace[] = [
   face('serif-semibold-italic', 'source-serif-4/SourceSerif4_600SemiBold_Italic.ttf', 'serif', 'serif', 'semibold', true),
   face('serif-bold', 'source-serif-4/SourceSerif4_700Bold.ttf', 'serif', 'serif', 'bold'),
   face('serif-bold-italic', 'source-serif-4/SourceSerif4_700Bold_Italic.ttf', 'serif', 'serif', 'bold', true),
+  face('sans', 'source-sans-3/SourceSans3_400Regular.ttf', 'sans', 'sans', 'regular'),
+  face('sans-italic', 'source-sans-3/SourceSans3_400Regular_Italic.ttf', 'sans', 'sans', 'regular', true),
+  face('sans-semibold', 'source-sans-3/SourceSans3_600SemiBold.ttf', 'sans', 'sans', 'semibold'),
+  face('sans-semibold-italic', 'source-sans-3/SourceSans3_600SemiBold_Italic.ttf', 'sans', 'sans', 'semibold', true),
+  face('sans-bold', 'source-sans-3/SourceSans3_700Bold.ttf', 'sans', 'sans', 'bold'),
+  face('sans-bold-italic', 'source-sans-3/SourceSans3_700Bold_Italic.ttf', 'sans', 'sans', 'bold', true),
   face('mono', 'jetbrains-mono/JetBrainsMono_400Regular.ttf', 'mono', 'mono', 'regular'),
   face('mono-italic', 'jetbrains-mono/JetBrainsMono_400Regular_Italic.ttf', 'mono', 'mono', 'regular', true),
   face('mono-bold', 'jetbrains-mono/JetBrainsMono_700Bold.ttf', 'mono', 'mono', 'bold'),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as fontkit from 'fontkit';
 import { BUNDLED_FACES, type BundledFace, type FontStyle } from './font-catalog.js';
+import type { DocumentFonts } from '../design/settings.js';
 import { Face } from './face.js';
 import { covers, readCoverage } from './cmap-coverage.js';
 import { isJoinerOrSelector } from './letter-runs.js';
@@ -17,6 +18,25 @@ export class FontLibrary {
   /** Fallback faces chosen per character and style, and per run of letters and style. */
   private readonly choice = new Map<number, Face | null>();
   private readonly runChoice = new Map<string, Face | null>();
+  /** What the `serif` (text) and `heading` families stand for; a document's own view changes them. */
+  private families: Readonly<DocumentFonts> = SERIF_THROUGHOUT;
+
+  /**
+   * This library as a document with its own text and heading families sees it. The view shares
+   * the library's faces and caches (it is made over it, not copied), so no font loads twice.
+   */
+  withFamilies(families: Readonly<DocumentFonts>): FontLibrary {
+    if (families.text === 'serif' && families.heading === 'serif') return this;
+    const view = Object.create(this) as FontLibrary;
+    view.families = families;
+    return view;
+  }
+
+  /** The style with the document's families put in for `serif` and `heading`. */
+  private physical(style: FontStyle): FontStyle {
+    const family = style.family === 'serif' ? this.families.text : style.family === 'heading' ? this.families.heading : style.family;
+    return family === style.family ? style : { ...style, family };
+  }
 
   face(key: string): Face {
     let face = this.faces.get(key);
@@ -42,13 +62,15 @@ export class FontLibrary {
 
   private readonly primaries: (Face | undefined)[] = [];
 
-  primary(style: FontStyle): Face {
+  primary(given: FontStyle): Face {
+    const style = this.physical(given);
     const index = styleIndex(style);
     return (this.primaries[index] ??= this.face(primaryKey(style)));
   }
 
   /** The face to draw `codePoint` in for `style`, or null when no font has it. */
-  faceFor(style: FontStyle, codePoint: number): Face | null {
+  faceFor(given: FontStyle, codePoint: number): Face | null {
+    const style = this.physical(given);
     const primary = this.primary(style);
     if (primary.has(codePoint)) return primary;
     const cacheKey = codePoint * STYLE_COUNT + styleIndex(style);
@@ -65,7 +87,8 @@ export class FontLibrary {
    * word, whose plain letters Source Serif has and whose accented ones it lacks), so that the
    * word is not drawn in two designs; null when no single face has every character.
    */
-  faceForRun(style: FontStyle, run: string): Face | null {
+  faceForRun(given: FontStyle, run: string): Face | null {
+    const style = this.physical(given);
     const cacheKey = `${styleIndex(style)}:${run}`;
     let found = this.runChoice.get(cacheKey);
     if (found === undefined) {
@@ -114,10 +137,12 @@ export class FontLibrary {
   }
 }
 
-/** A small integer per distinct style: cheaper to look up than a string key on every character. */
+const SERIF_THROUGHOUT: DocumentFonts = { text: 'serif', heading: 'serif' };
+
+/** A small integer per distinct style (of a physical family): cheaper to look up than a string key on every character. */
 function styleIndex(style: FontStyle): number {
   const weight = style.weight === 'regular' ? 0 : style.weight === 'semibold' ? 1 : 2;
-  return (style.family === 'mono' ? 6 : 0) + weight * 2 + (style.italic ? 1 : 0);
+  return (style.family === 'mono' ? 12 : style.family === 'sans' ? 6 : 0) + weight * 2 + (style.italic ? 1 : 0);
 }
 
 function primaryKey(style: FontStyle): string {
@@ -129,7 +154,7 @@ function primaryKey(style: FontStyle): string {
 }
 
 /** Distinct values of styleIndex. */
-const STYLE_COUNT = 12;
+const STYLE_COUNT = 18;
 /** Distinct runs whose face is remembered; a document of endless distinct words cannot grow it past this. */
 const MAX_RUN_CHOICES = 10_000;
 

@@ -19,6 +19,8 @@ export async function renderCommand(argv: string[]): Promise<void> {
     offline: args.offline,
     resources: args.resources,
     options: args.options,
+    config: args.config,
+    sets: args.sets,
     root: path.resolve(args.root ?? commonFolder(args.inputs)),
   };
   if (args.outDir !== null) return renderEachFile(args.inputs, args.outDir, settings);

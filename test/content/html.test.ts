@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { folderLoader, render, RendererBoundError } from '../../engine/index.js';
 import { pageGeometry } from '../../engine/layout/theme.js';
+import { DEFAULT_DESIGN } from '../../engine/design/settings.js';
 import { fixture, FIXTURES } from '../support/fixtures.js';
 import { pdftotext, structureText } from '../support/pdf-tools.js';
 import { links } from '../support/pdfjs.js';
@@ -10,7 +11,7 @@ import { boxOf, imageList, renderPage, wordLeft } from './images-page.js';
 
 const loader = folderLoader(path.join(FIXTURES, 'content'));
 const readme = fixture('content/html.md');
-const A4 = pageGeometry('a4');
+const A4 = pageGeometry(DEFAULT_DESIGN);
 /** Centred text straddles the middle of the page; right-aligned text starts past it. */
 const PAGE_CENTRE = A4.width / 2;
 

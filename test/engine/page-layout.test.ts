@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { deflateSync } from 'node:zlib';
 import { render } from '../../engine/index.js';
 import { METRICS, pageGeometry } from '../../engine/layout/theme.js';
+import { DEFAULT_DESIGN } from '../../engine/design/settings.js';
 import { fixture } from '../support/fixtures.js';
 import { elementLines, pageLines } from '../support/marked-lines.js';
 import { imageList } from '../content/images-page.js';
@@ -31,7 +32,7 @@ async function charactersPerLine(markdown: string): Promise<number> {
  * its start would make it.
  */
 async function codePieces(pdf: Uint8Array): Promise<number[][]> {
-  const top = pageGeometry('a4').marginTop + METRICS.codeLeading;
+  const top = pageGeometry(DEFAULT_DESIGN).marginTop + METRICS.codeLeading;
   return (await elementLines(pdf, 'Code')).map((pages) =>
     [...pages.values()].map((baselines, piece) => {
       if (piece > 0) assert.ok(baselines[0]! < top, `a continued code block starts below a blank line (${baselines[0]})`);
@@ -138,7 +139,7 @@ describe('the page', () => {
     const perPage = await Promise.all(Array.from({ length: pages }, (_, i) => pdftotext(pdf, { first: i + 1, last: i + 1 })));
     const marks = perPage.flatMap((text) => [...text.matchAll(/MARK(\d+)/g)].map((match) => Number(match[1])));
     assert.deepEqual(marks, Array.from({ length: 20 }, (_, i) => i), 'every diagram, once, in order');
-    const geometry = pageGeometry('a4');
+    const geometry = pageGeometry(DEFAULT_DESIGN);
     for (const line of (await textLines(pdf)).filter((line) => /MARK|End of/.test(line.text))) {
       assert.ok(line.bottom <= geometry.height - geometry.marginBottom + 1, `"${line.text}" on page ${line.page} below the text area`);
     }

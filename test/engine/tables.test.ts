@@ -2,11 +2,12 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { render, type RenderResult } from '../../engine/index.js';
 import { landscape, METRICS, pageGeometry } from '../../engine/layout/theme.js';
+import { DEFAULT_DESIGN } from '../../engine/design/settings.js';
 import { fixture } from '../support/fixtures.js';
 import { pageSizes, pdftotext, structureText, wordBoxes } from '../support/pdf-tools.js';
 import { pageTextItems } from '../support/pdfjs.js';
 
-const UPRIGHT = pageGeometry('a4');
+const UPRIGHT = pageGeometry(DEFAULT_DESIGN);
 const TURNED = landscape(UPRIGHT);
 
 const WEBCRYPTO = fixture('webcrypto/webcrypto.md');

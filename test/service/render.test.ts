@@ -37,6 +37,18 @@ describe('rendering', () => {
     assert.deepEqual(reservations(service, account.id), [{ state: 'charged', error_code: null, pages: 1 }]);
   });
 
+  it('should apply design settings from the front matter, with no field of their own', async () => {
+    const markdown = '---\npaper: letter\nnumber_headings: true\nfooter: "{page} of {pages}"\n---\n\n# First\n\n\\newpage\n\n# Second\n';
+    const response = await render(service, account.key, { markdown });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('x-service-pages'), '2');
+    const pdf = new Uint8Array(await response.arrayBuffer());
+    const { pageSizes, pdftotext } = await import('../support/pdf-tools.js');
+    assert.deepEqual((await pageSizes(pdf)).map((size) => [size.width, size.height]), [[612, 792], [612, 792]]);
+    const text = await pdftotext(pdf);
+    assert.match(text, /1\s+First[\s\S]*1 of 2[\s\S]*2\s+Second[\s\S]*2 of 2/);
+  });
+
   it('should take raw Markdown as text/markdown, without a content type, or with any other type', async () => {
     for (const contentType of ['text/markdown; charset=utf-8', undefined, 'text/plain', 'application/octet-stream']) {
       const response = await fetch(`${service.url}/v1/render`, {

@@ -91,6 +91,16 @@ describe('render workers', () => {
     assert.match(String(error.error), /front matter/);
   });
 
+  it('should answer a design key with a bad value 422 render_failed naming the key and the value, charging nothing', async () => {
+    const account = await createAccount(service.store);
+    const response = await render(service, account.key, '---\npaper: b7\nfooter:\n  right: "{chapter}"\n---\n# Hi');
+    assert.equal(response.status, 422);
+    const error = await errorBody(response);
+    assert.equal(error.code, 'render_failed');
+    assert.match(String(error.error), /paper must be a4, a5, letter, legal .*not "b7"/);
+    assert.deepEqual(reservations(service, account.id), [{ state: 'returned', error_code: 'render_failed', pages: null }]);
+  });
+
 });
 
 describe('the render queue', () => {

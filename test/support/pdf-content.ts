@@ -87,3 +87,16 @@ export async function markedSequences(bytes: Uint8Array): Promise<MarkedSequence
   }
   return sequences;
 }
+
+/** Painting operators (text, paths, images) outside any marked-content sequence: PDF/UA wants none. */
+export async function unmarkedPainting(bytes: Uint8Array): Promise<string[]> {
+  const text = await uncompressed(bytes);
+  const found: string[] = [];
+  let depth = 0;
+  for (const line of text.split('\n')) {
+    if (/ (?:BDC|BMC)$/.test(line)) depth++;
+    else if (line === 'EMC') depth--;
+    else if (depth === 0 && /(?:^| )(?:TJ|Tj|f\*?|B\*?|S|Do)$/.test(line)) found.push(line);
+  }
+  return found;
+}

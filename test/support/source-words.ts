@@ -5,6 +5,8 @@ import GithubSlugger from 'github-slugger';
 
 /** Fenced blocks drawn as pictures (formulas, diagrams, symbols), whose source is not text on the page. */
 const DRAWN_FENCES = /^(?:math|mermaid|qr|barcode)\b/;
+/** An ATX heading's trailing attributes (and the closing hashes before them), which Quire reads and drops. */
+const HEADING_ATTRIBUTES = /^([ ]{0,3}#{1,6}[ \t].*?)(?:[ \t]+#+)?[ \t]*\{(?:[#.-][^{}\n]*|[\w-]+=[^{}\n]*)\}[ \t]*$/gm;
 /** Elements whose content no reader sees as text: Quire leaves them out, as browsers do. */
 const UNSEEN = new Set(['script', 'style', 'template', 'iframe', 'object', 'embed', 'form', 'input', 'select', 'textarea', 'noscript', 'svg', 'math']);
 /** Elements that end a run of text (inline ones, `**G**itHub`, do not). */
@@ -14,11 +16,12 @@ const BREAKING = new Set(['p', 'div', 'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'h1', 
  * The words a reader sees in a Markdown document, found by a reader other than Quire's:
  * markdown-it (CommonMark and tables) renders it to HTML and htmlparser2 reads the text out. Left
  * out: front matter, pictures' alternative text, drawn fences (math, diagrams, symbols), `$` math,
- * `:emoji:` shortcodes, and elements no reader sees. Words are runs of three or more letters or
+ * `:emoji:` shortcodes, Pandoc's heading attributes (`## Title {#id .class}`), and elements no
+ * reader sees. Words are runs of three or more letters or
  * digits with a letter among them, lower-cased.
  */
 export function sourceWords(markdown: string): Set<string> {
-  const body = markdown.replace(/^---\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)\r?\n/, '');
+  const body = markdown.replace(/^---\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)\r?\n/, '').replace(HEADING_ATTRIBUTES, '$1');
   const md = new MarkdownIt({ html: true, linkify: false }).enable(['table', 'strikethrough']);
   const defaultFence = md.renderer.rules.fence!;
   md.renderer.rules.fence = (tokens, index, options, env, self) => (DRAWN_FENCES.test(tokens[index]!.info.trim()) ? '' : defaultFence(tokens, index, options, env, self));

@@ -74,8 +74,9 @@ function panelSpan(frame: BlockFrame, lines: readonly HighlightedLine[], look: T
   const needed = (longest + 2) * column + 2 * METRICS.codePadding - frame.width;
   if (needed <= 0) return { x: frame.x, width: frame.width };
   const topLevel = frame.x <= marginInner;
-  const right = Math.max(0, marginInner + contentWidth + METRICS.codeMarginReach - (frame.x + frame.width));
-  const left = topLevel ? Math.min(METRICS.codeMarginReach, needed / 2) : 0;
+  // Up to the reach past the text block's right edge (none beside another column).
+  const right = context.codeReach === 0 ? 0 : Math.max(0, marginInner + contentWidth + context.codeReach - (frame.x + frame.width));
+  const left = topLevel ? Math.min(context.codeReach, needed / 2) : 0;
   const grow = Math.min(needed, left + right);
   const leftShare = topLevel ? Math.min(left, grow / 2) : 0;
   return { x: frame.x - leftShare, width: frame.width + grow };

@@ -21,6 +21,8 @@ export interface LayoutContext {
    * cannot leave the page it is on (footnotes).
    */
   landscape: PageGeometry | null;
+  /** How far a code block may reach past the text block's edges before it wraps. */
+  codeReach: number;
   /** The look of running text here: smaller in footnotes, muted in quotes. */
   body: TextLook;
   /** Height a footnote takes at the foot of a page, for a block that wants to fit one page (a turned table). */

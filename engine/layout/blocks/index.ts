@@ -32,6 +32,9 @@ export function layoutBlock(block: Block, frame: BlockFrame, context: LayoutCont
       return layoutTable(block, frame, context);
     case 'rule':
       return layoutRule(frame, context);
+    case 'page-break':
+      // The page ends here, short and not stretched.
+      return { nodes: [penalty(-INFINITE_COST, true)], spaceBefore: 0, spaceAfter: 0 };
     case 'figure':
       return layoutFigure(block, frame, context);
     case 'toc':

@@ -10,10 +10,10 @@ export function bodyLook(palette: Palette): TextLook {
 export function headingLook(level: HeadingLevel, palette: Palette): TextLook {
   const size = METRICS.bodySize * METRICS.headingScale[level - 1]!;
   return {
-    font: { family: 'serif', weight: 'semibold', italic: level === 6 },
+    font: { family: 'heading', weight: 'semibold', italic: level === 6 },
     size,
     leading: Math.max(METRICS.bodyLeading, size * 1.22),
-    color: level === 6 ? palette.muted : palette.text,
+    color: level === 6 ? palette.muted : palette.heading,
     align: 'start',
     hyphenate: false,
   };

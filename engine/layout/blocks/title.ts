@@ -1,6 +1,9 @@
 import type { Block, Inline } from '../../document/types.js';
 import { METRICS } from '../theme.js';
-import { box, INFINITE_COST, penalty, type BlockNodes, type VNode } from '../vertical.js';
+import { box, INFINITE_COST, penalty, type BlockNodes, type BoxItem, type VBox, type VNode } from '../vertical.js';
+import type { ImageResource } from '../../resources/image.js';
+import { POINTS_PER_PIXEL } from '../inline/objects.js';
+import { drawingItems } from '../drawing-items.js';
 import type { StructRole } from '../structure.js';
 import type { BlockFrame, LayoutContext } from './context.js';
 import { textLines, type TextLook } from './text-block.js';
@@ -9,6 +12,12 @@ import { textLines, type TextLook } from './text-block.js';
 const SCALE = { title: 2.3, subtitle: 1.3, authors: 1.1, date: 1 } as const;
 /** Space below the block before the document begins, in body lines. */
 const SPACE_BELOW = 2;
+/** A title page's block starts this share of the text block down. */
+const TITLE_PAGE_DROP = 0.2;
+/** Most of the text block's height a cover picture takes: on a title page, and above running text. */
+const COVER_SHARE_OWN_PAGE = 0.5;
+const COVER_SHARE = 0.3;
+const COVER_GAP = 24;
 
 /**
  * The front matter's title block at the top of the first page, centred: the title (tagged H1, a
@@ -17,12 +26,12 @@ const SPACE_BELOW = 2;
  */
 export function layoutTitle(block: Block & { kind: 'title' }, frame: BlockFrame, context: LayoutContext): BlockNodes {
   const { palette } = context;
-  const look = (scale: number, weight: 'regular' | 'semibold', color = palette.text): TextLook => {
+  const look = (scale: number, weight: 'regular' | 'semibold', color = palette.text, family: 'serif' | 'heading' = 'serif'): TextLook => {
     const size = METRICS.bodySize * scale;
-    return { font: { family: 'serif', weight, italic: false }, size, leading: size * 1.25, color, align: 'center', hyphenate: false };
+    return { font: { family, weight, italic: false }, size, leading: size * 1.25, color, align: 'center', hyphenate: false };
   };
   const parts: Array<{ content: Inline[] | null; look: TextLook; role: StructRole; space: number }> = [
-    { content: block.title, look: look(SCALE.title, 'semibold'), role: 'H1', space: 0 },
+    { content: block.title, look: look(SCALE.title, 'semibold', palette.heading, 'heading'), role: 'H1', space: 0 },
     { content: block.subtitle, look: look(SCALE.subtitle, 'regular', palette.muted), role: 'P', space: 4 },
     { content: block.authors, look: look(SCALE.authors, 'regular'), role: 'P', space: 14 },
     { content: block.date, look: look(SCALE.date, 'regular', palette.muted), role: 'P', space: 4 },
@@ -34,8 +43,30 @@ export function layoutTitle(block: Block & { kind: 'title' }, frame: BlockFrame,
     if (nodes.length > 0 && part.space > 0) nodes.push(box(part.space, [], frame.containers));
     nodes.push(...lines);
   }
+  if (block.cover) nodes.push(box(COVER_GAP, [], frame.containers), coverBox(block.cover, frame, context, block.ownPage ? COVER_SHARE_OWN_PAGE : COVER_SHARE));
+  // On a page of its own the block stands a third of the way down, and the document starts on the next page.
+  if (block.ownPage) nodes.unshift(box(context.geometry.contentHeight * TITLE_PAGE_DROP, [], frame.containers));
   const first = nodes[0];
   if (block.id !== null && first?.kind === 'box') first.items.unshift({ kind: 'dest', name: block.id, x: frame.x, y: 0 });
-  nodes.push(penalty(INFINITE_COST));
+  nodes.push(block.ownPage ? penalty(-INFINITE_COST, true) : penalty(INFINITE_COST));
   return { nodes, spaceBefore: 0, spaceAfter: METRICS.bodyLeading * SPACE_BELOW };
+}
+
+/**
+ * The cover picture, centred and shrunk to the measure and its share of the page. Decoration of
+ * the title page, so an artifact: the title beside it says what the document is.
+ */
+function coverBox(image: ImageResource, frame: BlockFrame, context: LayoutContext, share: number): VBox {
+  if (image.kind === 'failed') return box(0, [], frame.containers);
+  const [naturalWidth, naturalHeight] = image.kind === 'raster'
+    ? [image.width * POINTS_PER_PIXEL, image.height * POINTS_PER_PIXEL]
+    : [image.drawing.width * image.drawing.unit, image.drawing.height * image.drawing.unit];
+  const fit = Math.min(frame.width / naturalWidth, (context.geometry.contentHeight * share) / naturalHeight);
+  const width = naturalWidth * fit;
+  const height = naturalHeight * fit;
+  const x = frame.x + (frame.width - width) / 2;
+  const items: BoxItem[] = image.kind === 'raster'
+    ? [{ kind: 'image', x, y: 0, width, height, image, tag: null }]
+    : drawingItems(image.drawing, { x, y: 0, scale: image.drawing.unit * fit, tag: null }, context);
+  return box(height, items, frame.containers);
 }

@@ -5,6 +5,7 @@
 import { DEFAULT_FEATURES, FEATURE_NAMES, type RenderOptions, type ResourceMode } from '../../../engine/index.js';
 import { DEFAULT_NET_SETTINGS } from '../../net/net-settings.js';
 import { CliError } from '../cli-error.js';
+import { addSetting, CONFIG_FILE, type DesignRecord } from './design-config.js';
 
 export interface RenderArguments {
   /** Markdown files in order; `-` is standard input. */
@@ -19,6 +20,10 @@ export interface RenderArguments {
   offline: boolean;
   resources: ResourceMode;
   options: Pick<RenderOptions, 'features' | 'language'>;
+  /** `--config`: the settings file to read instead of a quire.yaml beside the input. */
+  config: string | null;
+  /** `--set key=value`, in order (a later one wins). */
+  sets: DesignRecord;
 }
 
 const MB = 1024 * 1024;
@@ -52,6 +57,11 @@ options:
   --theme light|dark      the colour theme (default light)
   --language TAG          the document's language as a BCP 47 tag (hyphenation, quotes), over
                           the front matter's
+  --set KEY=VALUE         a document setting, as front matter writes it (paper=letter,
+                          margin=20mm, footer.right="{page} of {pages}", number_headings=true);
+                          repeatable; the document's own front matter overrides it
+  --config FILE           settings (front matter keys) from FILE; without it, from a
+                          ${CONFIG_FILE} beside the Markdown file when there is one
   -h, --help              this help
 
 Remote images (http and https) load as the service loads them: public addresses only, no
@@ -66,6 +76,7 @@ examples:
   quire render README.md --offline -o out.pdf  no network; remote badges become placeholders
   quire render intro.md setup.md -o book.pdf   one PDF, each file from a new page
   quire render docs/*.md --out-dir pdf/        one PDF per file
+  quire render notes.md --set paper=letter --set footer="{page} of {pages}"
   cat notes.md | quire render - > notes.pdf
 `;
 
@@ -79,6 +90,8 @@ export function parseRenderArguments(argv: string[]): RenderArguments {
     offline: false,
     resources: CLI_RESOURCE_MODE,
     options: {},
+    config: null,
+    sets: {},
   };
   const features: Record<string, unknown> = {};
   for (let i = 0; i < argv.length; i++) {
@@ -96,6 +109,8 @@ export function parseRenderArguments(argv: string[]): RenderArguments {
     else if (arg === '--theme') features.theme = value();
     else if (arg === '--language') parsed.options.language = value();
     else if (arg === '--resources') parsed.resources = resourceMode(value());
+    else if (arg === '--set') addSetting(parsed.sets, value());
+    else if (arg === '--config') parsed.config = value();
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(RENDER_HELP);
       process.exit(0);

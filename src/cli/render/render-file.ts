@@ -1,10 +1,11 @@
 /** One Markdown file (or standard input) to PDF bytes, as `quire render` sets the engine up. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { QuireError, render, renderFiles, type MarkdownFile, type RenderOptions, type RenderResult, type ResourceLoader } from '../../../engine/index.js';
+import { InvalidOptionError, QuireError, render, renderFiles, type MarkdownFile, type RenderOptions, type RenderResult, type ResourceLoader } from '../../../engine/index.js';
 import { CliError } from '../cli-error.js';
 import { CLI_RESOURCE_BYTES, type RenderArguments } from './arguments.js';
 import { cliLoader } from './resource-loader.js';
+import { designFor } from './design-config.js';
 
 export interface RenderedFile {
   pdf: Uint8Array;
@@ -12,7 +13,7 @@ export interface RenderedFile {
   warnings: string[];
 }
 
-export type RenderSettings = Pick<RenderArguments, 'offline' | 'resources' | 'options'> & {
+export type RenderSettings = Pick<RenderArguments, 'offline' | 'resources' | 'options' | 'config' | 'sets'> & {
   /** Local images never load from outside this folder. */
   root: string;
   onFetch?: (event: 'start' | 'end') => void;
@@ -21,7 +22,7 @@ export type RenderSettings = Pick<RenderArguments, 'offline' | 'resources' | 'op
 
 export async function renderFile(input: string, settings: RenderSettings): Promise<RenderedFile> {
   const markdown = await readMarkdown(input);
-  return engineErrors(() => render(markdown, { ...engineOptions(settings), loader: loaderFor(input, settings) }));
+  return engineErrors(() => render(markdown, { ...engineOptions(input, settings), loader: loaderFor(input, settings) }));
 }
 
 /** Several files as one PDF, each from a new page, linking to each other by their paths. */
@@ -33,7 +34,8 @@ export async function renderJoined(inputs: string[], settings: RenderSettings): 
     if (relative.startsWith('..') || path.isAbsolute(relative)) throw new CliError(`${input} is outside --root ${settings.root}`);
     files.push({ markdown: await readMarkdown(input), path: relative.split(path.sep).join('/'), loader: loaderFor(input, settings) });
   }
-  return engineErrors(() => renderFiles(files, engineOptions(settings)));
+  // The first file's settings speak for the whole, as its front matter does.
+  return engineErrors(() => renderFiles(files, engineOptions(inputs[0]!, settings)));
 }
 
 function loaderFor(input: string, settings: RenderSettings): ResourceLoader {
@@ -41,8 +43,8 @@ function loaderFor(input: string, settings: RenderSettings): ResourceLoader {
   return cliLoader({ baseDir: inputFolder(input), root: settings.root, offline: settings.offline, ...(onFetch && { onFetch }), ...(onLocalFile && { onLocalFile }) });
 }
 
-function engineOptions(settings: RenderSettings): RenderOptions {
-  return { ...settings.options, resources: settings.resources, limits: { resourceBytes: CLI_RESOURCE_BYTES } };
+function engineOptions(input: string, settings: RenderSettings): RenderOptions {
+  return { ...settings.options, design: designFor(input, settings.config, settings.sets), resources: settings.resources, limits: { resourceBytes: CLI_RESOURCE_BYTES } };
 }
 
 /** The engine's result, its typed errors as one line for the user. */
@@ -91,6 +93,7 @@ async function readMarkdown(input: string): Promise<string> {
 }
 
 function describe(error: QuireError): string {
+  if (error instanceof InvalidOptionError && error.key.startsWith('design.')) return `${error.message} (from --set or the settings file)`;
   if (!('resourceId' in error) || error.message.includes(`resource ${String(error.resourceId)}`)) return error.message;
   return `${error.message} (resource ${String(error.resourceId)})`;
 }

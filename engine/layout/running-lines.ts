@@ -1,0 +1,75 @@
+import type { DesignSettings } from '../design/settings.js';
+import { formatPageNumber } from '../design/page-numbers.js';
+import { fillTemplate, RUNNING_SLOTS, type PlaceholderValues, type RunningLine } from '../design/running-lines.js';
+import type { FrameItem, OutlineEntry } from './frame.js';
+import type { PageGeometry } from './theme.js';
+import { METRICS } from './theme.js';
+import { placedLabel } from './blocks/label.js';
+import { bodyLook } from './blocks/looks.js';
+import type { LayoutContext } from './blocks/context.js';
+
+/** What the placeholders other than the page's own stand for. */
+export interface DocumentValues {
+  title: string;
+  author: string;
+  date: string;
+}
+
+/** What one page's header and footer need to know about it. */
+export interface PageFacts {
+  /** 1-based. */
+  number: number;
+  count: number;
+  geometry: PageGeometry;
+  /** The H1 or H2 this page is in ({section}), or empty. */
+  section: string;
+  /** The title page: no header or footer. */
+  titlePage: boolean;
+}
+
+/**
+ * A page's header and footer, filled in: left-aligned at the text block's left edge, centred on
+ * it, right-aligned at its right edge, small and in the muted colour. Page furniture: artifacts,
+ * outside the structure tree.
+ */
+export function runningLineItems(page: PageFacts, design: DesignSettings, document: DocumentValues, context: LayoutContext): FrameItem[] {
+  if (page.titlePage) return [];
+  const values: PlaceholderValues = {
+    ...document,
+    section: page.section,
+    page: formatPageNumber(page.number, design.pageNumbers),
+    pages: formatPageNumber(page.count, design.pageNumbers),
+  };
+  const { geometry } = page;
+  const items: FrameItem[] = [];
+  const showHeader = page.number > 1 || design.headerFirstPage;
+  if (showHeader) items.push(...lineItems(design.header, geometry.headerBaseline, geometry, values, context));
+  items.push(...lineItems(design.footer, geometry.footerBaseline, geometry, values, context));
+  return items;
+}
+
+function lineItems(line: RunningLine, baseline: number, geometry: PageGeometry, values: PlaceholderValues, context: LayoutContext): FrameItem[] {
+  const look = { ...bodyLook(context.palette), size: METRICS.footerSize, color: context.palette.muted };
+  const x = { left: geometry.marginInner, center: geometry.marginInner + geometry.contentWidth / 2, right: geometry.marginInner + geometry.contentWidth };
+  return RUNNING_SLOTS.flatMap((slot) => {
+    const template = line[slot];
+    if (template === null) return [];
+    const text = fillTemplate(template, values).trim();
+    return text === '' ? [] : placedLabel(text, look, { x: x[slot], align: slot }, baseline, null, context);
+  });
+}
+
+/**
+ * The section each page is in, for `{section}`: the first H1 or H2 that begins on the page, else
+ * the last one begun before it.
+ */
+export function pageSections(pageDests: readonly (readonly string[])[], outline: readonly OutlineEntry[]): string[] {
+  const sections = new Map(outline.filter((entry) => entry.level === 1 || entry.level === 2).map((entry) => [entry.dest, entry.title]));
+  let current = '';
+  return pageDests.map((dests) => {
+    const titles = dests.flatMap((dest) => (sections.has(dest) ? [sections.get(dest)!] : []));
+    const shown = titles[0] ?? current;
+    current = titles.at(-1) ?? current;
+    return shown;
+  });
+}

@@ -1,0 +1,127 @@
+/** Headers, footers and page numbers from front matter, judged on real PDFs. */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { FrontMatterError, render } from '../../engine/index.js';
+import { structureText, wordBoxes, type WordBox } from '../support/pdf-tools.js';
+import { markedSequences, unmarkedPainting } from '../support/pdf-content.js';
+
+const MM = 72 / 25.4;
+const MUTED: [number, number, number] = [0x59, 0x63, 0x6e];
+
+/** Four pages: a section per page after the first, with the author and date in the front matter. */
+function fourPages(frontMatter: string): string {
+  return [
+    '---',
+    'title: Field Notes',
+    'author: Ada Lovelace',
+    'date: 2026-08-11',
+    frontMatter,
+    '---',
+    '',
+    'Opening words.',
+    '',
+    '\\newpage',
+    '',
+    '# Alpha',
+    '',
+    'Alpha text.',
+    '',
+    '\\newpage',
+    '',
+    '## Beta',
+    '',
+    'Beta text.',
+    '',
+    '\\newpage',
+    '',
+    'Still in beta.',
+  ].join('\n');
+}
+
+/** Each page's words above the text block (the header) and below it (the footer), as lines of text. */
+async function furniture(pdf: Uint8Array): Promise<Array<{ header: WordBox[]; footer: WordBox[] }>> {
+  return (await wordBoxes(pdf)).map((page) => ({
+    header: page.words.filter((word) => word.yMax < 22 * MM),
+    footer: page.words.filter((word) => word.yMin > page.height - 26 * MM),
+  }));
+}
+
+const text = (words: readonly WordBox[]) => words.map((word) => word.text).join(' ');
+
+describe('headers and footers', () => {
+  it('should keep today’s centred page number by default, and nothing above the text', async () => {
+    const { pdf } = await render(fourPages(''));
+    const pages = await furniture(pdf);
+    const [sheet] = await wordBoxes(pdf);
+    pages.forEach((page, index) => {
+      assert.equal(page.header.length, 0);
+      assert.equal(text(page.footer), String(index + 1));
+      const centre = (page.footer[0]!.xMin + page.footer[0]!.xMax) / 2;
+      assert.ok(Math.abs(centre - sheet!.width / 2) < 1, `page number centred (${centre})`);
+      assert.ok(Math.abs(page.footer[0]!.yMax - (sheet!.height - 13 * MM)) < 3, 'at today’s place, 13 mm from the foot');
+    });
+  });
+
+  it('should fill the templates on every page, each slot in its place, page X of Y right', async () => {
+    const header = 'header:\n  left: "{author}"\n  center: "{date}"\n  right: "{section}"';
+    const footer = 'footer:\n  left: "{title}"\n  right: "Page {page} of {pages}"';
+    const { pdf } = await render(fourPages(`${header}\n${footer}\nheader_first_page: true`));
+    const pages = await furniture(pdf);
+    const [sheet] = await wordBoxes(pdf);
+    assert.equal(pages.length, 4);
+    const sections = ['', 'Alpha', 'Beta', 'Beta'];
+    pages.forEach((page, index) => {
+      assert.equal(text(page.footer), `Field Notes Page ${index + 1} of 4`);
+      assert.equal(text(page.header), ['Ada Lovelace', '2026-08-11', sections[index]].filter(Boolean).join(' '));
+      const left = page.footer[0]!;
+      const right = page.footer.at(-1)!;
+      const date = page.header.find((word) => word.text === '2026-08-11')!;
+      const textLeft = (sheet!.width - 34.5 * 10.5) / 2;
+      assert.ok(Math.abs(left.xMin - textLeft) < 1, 'left slot at the text block’s left edge');
+      assert.ok(Math.abs(right.xMax - (sheet!.width - textLeft)) < 1, 'right slot at its right edge');
+      assert.ok(Math.abs((date.xMin + date.xMax) / 2 - sheet!.width / 2) < 1, 'centre slot centred');
+      assert.ok(date.yMax < 22 * MM && date.yMin > 6 * MM, 'the header sits in the top margin');
+    });
+  });
+
+  it('should leave the header off the first page unless header_first_page is true', async () => {
+    const header = 'header: "{title}"';
+    const off = await furniture((await render(fourPages(header))).pdf);
+    assert.deepEqual(off.map((page) => text(page.header)), ['', 'Field Notes', 'Field Notes', 'Field Notes']);
+    const on = await furniture((await render(fourPages(`${header}\nheader_first_page: true`))).pdf);
+    assert.equal(text(on[0]!.header), 'Field Notes');
+  });
+
+  it('should number pages in Roman numerals, contents included, when page_numbers is roman', async () => {
+    const { pdf } = await render(fourPages('page_numbers: roman\nfooter: "{page} / {pages}"\ntoc: true'));
+    const pages = await furniture(pdf);
+    assert.deepEqual(pages.map((page) => text(page.footer)), ['i / iv', 'ii / iv', 'iii / iv', 'iv / iv']);
+    const first = (await wordBoxes(pdf))[0]!.words.map((word) => word.text);
+    assert.ok(first.includes('ii') && first.includes('iii'), 'the contents give Roman page numbers');
+  });
+
+  it('should remove the footer with footer: false', async () => {
+    const pages = await furniture((await render(fourPages('footer: false'))).pdf);
+    assert.ok(pages.every((page) => page.footer.length === 0));
+  });
+
+  it('should draw headers and footers as artifacts in the muted colour, outside the structure', async () => {
+    const { pdf } = await render(fourPages('header:\n  right: "{author}"\nfooter:\n  left: "{title}"\n  right: "{page} of {pages}"'));
+    const tree = await structureText(pdf);
+    assert.doesNotMatch(tree, /of 4/);
+    assert.equal(tree.split('Ada Lovelace').length - 1, 1, 'the author only in the title block');
+    const furnitureRuns = (await markedSequences(pdf)).filter((sequence) => sequence.tag === 'Artifact' && sequence.colors.some((color) => color.join() === MUTED.join()));
+    assert.ok(furnitureRuns.length >= 4, `${furnitureRuns.length} muted artifact sequences`);
+    assert.deepEqual(await unmarkedPainting(pdf), [], 'everything painted is tagged or an artifact');
+  });
+
+  it('should refuse a bad template naming the key and value', async () => {
+    const refused = async (frontMatter: string, pattern: RegExp) =>
+      assert.rejects(render(fourPages(frontMatter)), (error: unknown) => error instanceof FrontMatterError && pattern.test(error.message));
+    await refused('footer:\n  right: "{chapter}"', /footer\.right must be a template using only \{title\} .* \(unknown: \{chapter\}\), not "\{chapter\}"/);
+    await refused('header:\n  middle: "{page}"', /header\.middle must be left, center or right, not "\{page\}"/);
+    await refused('header: [1, 2]', /header must be text, false, or left\/center\/right templates .* not \[1,2\]/);
+    await refused('page_numbers: greek', /page_numbers must be arabic or roman, not "greek"/);
+    await refused('header_first_page: 2', /header_first_page must be true or false, not 2/);
+  });
+});
