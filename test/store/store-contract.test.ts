@@ -123,6 +123,25 @@ function storeContract(name: string, open: (clock: ManualClock) => Promise<Opene
       assert.equal((await store.usage(id))?.period.used, 1);
     });
 
+    it("should count editor downloads in the period's documents but in no key's spending", async () => {
+      const { id, keyId } = await account();
+      await store.chargeReservation((await store.reserveDocument(id, keyId)).id, 1);
+      await store.chargeReservation((await store.reserveDocument(id, keyId, 'editor')).id, 1);
+      await store.chargeReservation((await store.reserveDocument(id, keyId, 'editor')).id, 2);
+      await store.returnReservation((await store.reserveDocument(id, keyId, 'editor')).id, 'render_failed', undefined);
+      const usage = await store.usage(id);
+      assert.equal(usage?.period.used, 3);
+      assert.deepEqual(usage?.keys, [{ id: keyId, name: 'k', credits: 1 }]);
+    });
+
+    it('should leave a key that only downloaded through the editor out of the spending', async () => {
+      const { id, keyId } = await account();
+      await store.chargeReservation((await store.reserveDocument(id, keyId, 'editor')).id, 1);
+      const usage = await store.usage(id);
+      assert.equal(usage?.period.used, 1);
+      assert.deepEqual(usage?.keys, []);
+    });
+
     it('should return open reservations and release keys in progress once their lease expires, never a live one', async () => {
       const { id, keyId } = await account(1);
       const claim = await store.claimIdempotencyKey(id, 'k', 'print', DAY);
