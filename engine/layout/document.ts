@@ -135,7 +135,7 @@ function finishPages(cut: CutPage[], context: LayoutContext, furniture: Furnitur
       const look = { ...bodyLook(palette), size: item.size, color: item.color };
       items.push(...labelItems(formatPageNumber(number, furniture.design.pageNumbers), look, item.right, item.y, item.tag, context));
     }
-    const watermark = furniture.design.watermark === null ? null : watermarkItem(furniture.design.watermark, page.geometry, palette, context.fonts);
+    const watermark = furniture.design.watermark === null ? null : watermarkItem(furniture.design.watermark, page.geometry, palette.muted, context.fonts);
     // Under the page's content.
     if (watermark) items.unshift(watermark);
     const facts = { number: index + 1, count: cut.length, geometry: page.geometry, section: sections[index]!, titlePage: furniture.titlePage && index === 0 };

@@ -1,0 +1,55 @@
+/**
+ * The editor's preview: the document laid out exactly as the PDF will be, each page drawn from
+ * its frames as SVG and rasterised by resvg. A page the caller already shows (its hash among
+ * `knownPages`) is not rasterised again, so an edit redraws only the pages it changed.
+ */
+import { createHash } from 'node:crypto';
+import { throwIfAborted } from '../errors.js';
+import { loadResvg } from '../content/images/resvg.js';
+import { layOutSources } from '../lay-out.js';
+import type { RenderOptions } from '../options.js';
+import type { PhaseTimings } from '../phase-clock.js';
+import { noLoader } from '../resources/loader.js';
+import { pageSvg } from './page-svg.js';
+
+export interface PreviewOptions extends RenderOptions {
+  /** Hashes of pages the caller already has: those come back without pixels. */
+  knownPages?: readonly string[];
+  /** Pixels per point (1 ≈ 72 dpi); default 1.5. */
+  pixelsPerPoint?: number;
+}
+
+export interface PreviewPage {
+  /** Stable digest of the page's drawing: the same page, the same hash. */
+  hash: string;
+  /** Size in points. */
+  width: number;
+  height: number;
+  /** PNG bytes, or null when the hash was among `knownPages`. */
+  png: Uint8Array | null;
+}
+
+export interface PreviewResult {
+  pages: PreviewPage[];
+  warnings: string[];
+  timings: PhaseTimings;
+}
+
+const DEFAULT_PIXELS_PER_POINT = 1.5;
+
+export async function renderPreview(markdown: string, options: PreviewOptions = {}): Promise<PreviewResult> {
+  const { document, laidOut, clock } = await layOutSources([{ markdown, path: null, loader: options.loader ?? noLoader }], options);
+  const known = new Set(options.knownPages ?? []);
+  const zoom = options.pixelsPerPoint ?? DEFAULT_PIXELS_PER_POINT;
+  const { Resvg } = await loadResvg();
+  const pages: PreviewPage[] = [];
+  for (const page of laidOut.pages) {
+    throwIfAborted(options.limits?.signal);
+    const svg = pageSvg(page, laidOut.pageColor);
+    const hash = createHash('sha256').update(svg).update(`@${zoom}`).digest('hex').slice(0, 32);
+    const png = known.has(hash) ? null : new Resvg(svg, { fitTo: { mode: 'zoom', value: zoom }, font: { loadSystemFonts: false }, logLevel: 'off' }).render().asPng();
+    pages.push({ hash, width: page.width, height: page.height, png });
+  }
+  clock.mark('serialize');
+  return { pages, warnings: [...document.warnings, ...laidOut.warnings], timings: clock.timings() };
+}
