@@ -176,6 +176,8 @@ export interface Store {
    * whole hold time.
    */
   takeTokens(accountId: string, kind: TokenKind, limit: number, count: number): Promise<TokenGrant>;
+  /** How many of the account's `limit` tokens of a kind are held now (the editor shows previews left). */
+  tokensHeld(accountId: string, kind: TokenKind, limit: number): Promise<number>;
   /** Gives back tokens this instance took (render slots when the render ends). */
   giveBackTokens(accountId: string, kind: TokenKind, slots: number[]): Promise<void>;
 

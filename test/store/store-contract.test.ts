@@ -173,6 +173,20 @@ function storeContract(name: string, open: (clock: ManualClock) => Promise<Opene
       assert.equal((await sibling.claimIdempotencyKey(id, 'k', 'print', DAY)).claimed, true);
     });
 
+    it('should hold editor previews for an hour and say how many are held', async () => {
+      const { id } = await account();
+      const sibling = await instance();
+      assert.ok((await store.takeTokens(id, 'preview', 2, 1)).granted);
+      assert.ok((await sibling.takeTokens(id, 'preview', 2, 1)).granted);
+      assert.equal(await store.tokensHeld(id, 'preview', 2), 2);
+      const refused = await store.takeTokens(id, 'preview', 2, 1);
+      assert.ok(!refused.granted && refused.freeInMs > 59 * 60_000 && refused.freeInMs <= 60 * 60_000);
+      assert.equal(await sibling.tokensHeld(id, 'request', 5), 0, 'previews are not requests');
+      clock.advance(60 * 60_000);
+      assert.equal(await store.tokensHeld(id, 'preview', 2), 0);
+      assert.ok((await store.takeTokens(id, 'preview', 2, 1)).granted);
+    });
+
     it('should hold requests per minute as a sliding window shared by instances, all of a batch or none', async () => {
       const { id } = await account();
       const sibling = await instance();

@@ -331,6 +331,10 @@ export class PostgresStore implements Store {
     return (await one(on, sql.TAKE_TOKEN, { accountId, kind, slot, holder: this.holder.id, heldUntil, now })) !== undefined;
   }
 
+  async tokensHeld(accountId: string, kind: TokenKind, limit: number): Promise<number> {
+    return (await query(this.pool, sql.LIVE_TOKENS, { accountId, kind, limit, now: this.clock.now() })).rows.length;
+  }
+
   async giveBackTokens(accountId: string, kind: TokenKind, slots: number[]): Promise<void> {
     if (slots.length === 0) return;
     await query(

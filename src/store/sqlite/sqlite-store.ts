@@ -274,6 +274,10 @@ export class SqliteStore implements Store {
     );
   }
 
+  async tokensHeld(accountId: string, kind: TokenKind, limit: number): Promise<number> {
+    return guard(() => this.db.prepare(sql.LIVE_TOKENS).all({ accountId, kind, limit, now: this.clock.now() }).length);
+  }
+
   async giveBackTokens(accountId: string, kind: TokenKind, slots: number[]): Promise<void> {
     immediate(
       this.db,
