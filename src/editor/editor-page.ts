@@ -15,6 +15,7 @@ export function editorPage(): Response {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Quire editor</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/editor/assets/${style}">
 <script type="module" src="/editor/assets/${script}"></script>
 </head>

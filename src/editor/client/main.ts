@@ -114,6 +114,10 @@ class EditorApp {
   }
 
   private wireChrome(): void {
+    document.querySelector('.skip')!.addEventListener('click', (event) => {
+      event.preventDefault();
+      this.view.focus();
+    });
     $<HTMLFormElement>('signin').addEventListener('submit', (event) => {
       event.preventDefault();
       void this.signIn($<HTMLInputElement>('api-key').value.trim());

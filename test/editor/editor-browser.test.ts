@@ -1,0 +1,188 @@
+/**
+ * The editor end to end in a real browser against the real service: sign in, type, see the
+ * pages change, see an inline error, download a PDF of what was typed (a double click charging
+ * once), hit the previews-per-hour limit, and find the usage report counting one document and no
+ * preview. Every request stays on the service's origin and the CSP is never violated.
+ * Screenshots of both colour schemes and a narrow screen go to QUIRE_SCREENSHOTS (default: a
+ * temporary folder).
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createAccount, startService, usage, type TestAccount, type TestService } from '../service/harness.js';
+import { pdftotext } from '../support/pdf-tools.js';
+import { launchChromium, type Browser } from './browser.js';
+
+const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS ?? mkdtempSync(path.join(tmpdir(), 'quire-editor-shots-'));
+const PREVIEWS_PER_HOUR = 12;
+
+describe('web editor in Chromium', () => {
+  let service: TestService;
+  let browser: Browser;
+  let account: TestAccount;
+  let page: Page;
+  const offOrigin: string[] = [];
+  const consoleErrors: string[] = [];
+
+  before(async () => {
+    service = await startService();
+    account = await createAccount(service.store, { overrides: { previews_per_hour: PREVIEWS_PER_HOUR } });
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+      document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+    });
+    page.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith(service.url) && !/^(data|blob):/.test(url)) offOrigin.push(url);
+    });
+    page.on('console', (message) => {
+      // 401 (the wrong key tried first), 422 (the broken front matter) and 429 (the preview limit) are on purpose.
+      if (message.type() === 'error' && !/status of 4(01|22|29)/.test(message.text())) consoleErrors.push(message.text());
+    });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  const revision = () => page.locator('#pages').getAttribute('data-revision').then(Number);
+  async function nextRevision(after: number): Promise<void> {
+    await page.waitForFunction((seen) => Number(document.getElementById('pages')!.dataset.revision ?? 0) > seen, after, { timeout: 30_000 });
+  }
+  const editorText = () => page.evaluate(() => window.quireEditor['view'].state.doc.toString());
+
+  it('should open on / and sign in with an API key, then show the pages', async () => {
+    await page.goto(`${service.url}/`);
+    assert.equal(new URL(page.url()).pathname, '/editor');
+    await page.fill('#api-key', 'not-a-key');
+    await page.click('#signin button');
+    await page.waitForSelector('#status:has-text("not valid")');
+    await page.fill('#api-key', account.key);
+    await page.press('#api-key', 'Enter');
+    await page.waitForSelector('#signed-in:not([hidden])');
+    await page.waitForSelector('#pages figure img[src^="data:image/png"]');
+    assert.match(await page.textContent('#page-count') ?? '', /^1 page$/);
+    assert.match(await page.textContent('#previews-left') ?? '', new RegExp(`^${PREVIEWS_PER_HOUR - 1} of ${PREVIEWS_PER_HOUR} previews left`));
+    assert.equal(await page.evaluate(() => localStorage.getItem('quire.apiKey')), account.key);
+  });
+
+  it('should redraw the page as one types, and measure keystroke to page', async () => {
+    await page.click('.cm-content');
+    await page.keyboard.press('Control+End');
+    const before = await revision();
+    await page.keyboard.type('\n\nZebras quietly typeset quokkas.');
+    await nextRevision(before);
+    const timing = await page.evaluate(() => ({ ...window.quireEditor.timing }));
+    const afterKeystroke = timing.shownAt - timing.changedAt;
+    const afterRequest = timing.shownAt - timing.requestedAt;
+    console.log(`editor latency (README-sized page): last keystroke → page shown ${afterKeystroke.toFixed(0)} ms (pause 250 ms included), request → page shown ${afterRequest.toFixed(0)} ms`);
+    assert.ok(afterRequest < 2_000);
+    assert.ok((await editorText()).endsWith('Zebras quietly typeset quokkas.'));
+    assert.equal(await page.evaluate(() => localStorage.getItem('quire.draft')), await editorText(), 'the draft is saved in the browser');
+  });
+
+  it('should show a front matter error inline at its line, in plain words with its code, keeping the pages', async () => {
+    const before = await revision();
+    await page.click('#settings-toggle');
+    await page.selectOption('select[name="theme"]', 'dark');
+    await nextRevision(before);
+    assert.match(await editorText(), /^---\ntitle: A first document\ntheme: dark\n---/);
+    await page.click('#settings-toggle');
+    // Now break it by hand: "theme: blue" on line 3.
+    await page.evaluate(() => {
+      const view = window.quireEditor['view'];
+      const line = view.state.doc.line(3);
+      view.dispatch({ changes: { from: line.from, to: line.to, insert: 'theme: blue' } });
+    });
+    await page.waitForSelector('#problems li.error');
+    const problem = await page.textContent('#problems li.error');
+    assert.match(problem ?? '', /^Line 3: The front matter has a problem: theme must be light or dark, not "blue"\. render_failed$/);
+    await page.waitForSelector('.cm-lintRange-error');
+    assert.ok((await page.locator('#pages figure img').count()) >= 1, 'never a blank preview');
+    await page.evaluate(() => {
+      const view = window.quireEditor['view'];
+      const line = view.state.doc.line(3);
+      view.dispatch({ changes: { from: line.from, to: line.to, insert: 'theme: light' } });
+    });
+    await page.waitForSelector('#problems', { state: 'hidden' });
+  });
+
+  it('should take screenshots in both colour schemes and stay usable on a narrow screen', async () => {
+    await page.evaluate(() => localStorage.setItem('quire.colorScheme', 'light'));
+    await page.reload();
+    await page.waitForSelector('#pages figure img');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'editor-light.png') });
+    await page.click('#scheme-toggle');
+    assert.equal(await page.getAttribute('html', 'data-scheme'), 'dark');
+    assert.equal(await page.getAttribute('#scheme-toggle', 'aria-pressed'), 'true');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'editor-dark.png') });
+    await page.setViewportSize({ width: 420, height: 860 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'editor-narrow.png') });
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'nothing wider than a phone');
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.click('#scheme-toggle');
+  });
+
+  it('should be usable from the keyboard alone: skip link, settings drawer opened and closed with keys', async () => {
+    await page.reload();
+    await page.waitForSelector('#pages figure img');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.className), 'skip');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Markdown source', 'the skip link leads to the editor');
+    await page.focus('#settings-toggle');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'theme');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.getAttribute('#settings-toggle', 'aria-expanded'), 'false');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'settings-toggle');
+  });
+
+  it('should download the PDF of what was typed, charging one document for a double click', async () => {
+    const downloaded = page.waitForEvent('download');
+    await page.dblclick('#download');
+    const file = await (await downloaded).path();
+    const text = await pdftotext(readFileSync(file));
+    assert.match(text, /Zebras quietly typeset quokkas\./);
+    await page.waitForSelector('#status:has-text("Downloaded")');
+    const report = (await (await usage(service, account.key)).json()) as { credits_used: number; keys: unknown[] };
+    assert.equal(report.credits_used, 1, 'one document for a double click');
+    assert.deepEqual(report.keys, [], 'the editor spends no key');
+  });
+
+  it('should refuse previews past the hour limit, say so, and still have counted no preview as a document', async () => {
+    for (let i = 0; i < PREVIEWS_PER_HOUR + 2; i += 1) {
+      if ((await page.locator('#problems li:has-text("previews_per_hour")').count()) > 0) break;
+      const before = await revision();
+      await page.click('.cm-content');
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(` ${i}`);
+      await Promise.race([nextRevision(before), page.waitForSelector('#problems li:has-text("previews of this hour are used")')]);
+    }
+    const problem = await page.textContent('#problems li.error');
+    assert.match(problem ?? '', new RegExp(`All ${PREVIEWS_PER_HOUR} previews of this hour are used; the next one is free in \\d+ min\\. Downloads still work\\. rate_limited`));
+    assert.equal(await page.textContent('#previews-left'), '0 previews left this hour');
+    assert.ok((await page.locator('#pages figure img').count()) >= 1, 'the last pages stay');
+    const report = (await (await usage(service, account.key)).json()) as { credits_used: number };
+    assert.equal(report.credits_used, 1);
+  });
+
+  it('should have sent nothing to another origin and broken no CSP rule', async () => {
+    assert.deepEqual(offOrigin, []);
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), []);
+    assert.deepEqual(consoleErrors, []);
+  });
+});
+
+declare global {
+  interface Window {
+    quireEditor: { view: import('@codemirror/view').EditorView; timing: { changedAt: number; requestedAt: number; shownAt: number } } & Record<string, never>;
+  }
+}
