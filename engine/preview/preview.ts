@@ -3,13 +3,13 @@
  * its frames as SVG and rasterised by resvg. A page the caller already shows (its hash among
  * `knownPages`) is not rasterised again, so an edit redraws only the pages it changed.
  */
-import { createHash } from 'node:crypto';
 import { throwIfAborted } from '../errors.js';
 import { loadResvg } from '../content/images/resvg.js';
 import { layOutSources } from '../lay-out.js';
 import type { RenderOptions } from '../options.js';
 import type { PhaseTimings } from '../phase-clock.js';
 import { noLoader } from '../resources/loader.js';
+import { pageFingerprint } from './page-fingerprint.js';
 import { pageSvg } from './page-svg.js';
 
 export interface PreviewOptions extends RenderOptions {
@@ -45,11 +45,14 @@ export async function renderPreview(markdown: string, options: PreviewOptions = 
   const pages: PreviewPage[] = [];
   for (const page of laidOut.pages) {
     throwIfAborted(options.limits?.signal);
-    const svg = pageSvg(page, laidOut.pageColor);
-    const hash = createHash('sha256').update(svg).update(`@${zoom}`).digest('hex').slice(0, 32);
-    const png = known.has(hash) ? null : new Resvg(svg, { fitTo: { mode: 'zoom', value: zoom }, font: { loadSystemFonts: false }, logLevel: 'off' }).render().asPng();
+    const hash = pageFingerprint(page, laidOut.pageColor, zoom);
+    const png = known.has(hash) ? null : rasterise(Resvg, pageSvg(page, laidOut.pageColor), zoom);
     pages.push({ hash, width: page.width, height: page.height, png });
   }
   clock.mark('serialize');
   return { pages, warnings: [...document.warnings, ...laidOut.warnings], timings: clock.timings() };
+}
+
+function rasterise(Resvg: Awaited<ReturnType<typeof loadResvg>>['Resvg'], svg: string, zoom: number): Uint8Array {
+  return new Resvg(svg, { fitTo: { mode: 'zoom', value: zoom }, font: { loadSystemFonts: false }, logLevel: 'off' }).render().asPng();
 }
