@@ -17,7 +17,8 @@ import { pdftotext } from '../support/pdf-tools.js';
 import { launchChromium, type Browser } from './browser.js';
 
 const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS ?? mkdtempSync(path.join(tmpdir(), 'quire-editor-shots-'));
-const PREVIEWS_PER_HOUR = 12;
+const PREVIEWS_PER_HOUR = 20;
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 
 describe('web editor in Chromium', () => {
   let service: TestService;
@@ -155,6 +156,54 @@ describe('web editor in Chromium', () => {
     const report = (await (await usage(service, account.key)).json()) as { credits_used: number; keys: unknown[] };
     assert.equal(report.credits_used, 1, 'one document for a double click');
     assert.deepEqual(report.keys, [], 'the editor spends no key');
+  });
+
+  /** Loads `markdown`, then types a word at the end of a paragraph in its middle, twice; the second (warm) edit is measured. */
+  async function measureEdit(name: string, markdown: string): Promise<{ pages: number; redrawn: number; requestToPage: number }> {
+    let before = await revision();
+    await page.evaluate((text) => {
+      const view = window.quireEditor['view'];
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+    }, markdown);
+    await nextRevision(before);
+    const pages = await page.locator('#pages figure').count();
+    const sources = () => page.locator('#pages figure img').evaluateAll((images) => images.map((image) => (image as HTMLImageElement).src));
+    const line = await page.evaluate(() => {
+      const doc = window.quireEditor['view'].state.doc;
+      for (let n = Math.floor(doc.lines / 2); n < doc.lines; n += 1) if (/^[A-Z][a-z][^|]*\.$/.test(doc.line(n).text)) return n;
+      return 0;
+    });
+    assert.ok(line > 0);
+    let measured = { pages, redrawn: 0, requestToPage: 0 };
+    for (const word of [' zebra', ' quokka']) {
+      const shown = await sources();
+      await page.evaluate((n) => {
+        const view = window.quireEditor['view'];
+        const at = view.state.doc.line(n).to - 1;
+        view.dispatch({ selection: { anchor: at }, scrollIntoView: true });
+        view.focus();
+      }, line);
+      before = await revision();
+      await page.keyboard.type(word);
+      await nextRevision(before);
+      const timing = await page.evaluate(() => ({ ...window.quireEditor.timing }));
+      const redrawn = (await sources()).filter((source, index) => source !== shown[index]).length;
+      measured = { pages, redrawn, requestToPage: timing.shownAt - timing.requestedAt };
+      console.log(
+        `editor latency (${name}, ${pages} pages, "${word.trim()}"): last keystroke → page shown ${(timing.shownAt - timing.changedAt).toFixed(0)} ms ` +
+          `(250 ms typing pause included), request → page shown ${measured.requestToPage.toFixed(0)} ms, ${redrawn} page(s) redrawn`,
+      );
+    }
+    return measured;
+  }
+
+  it('should redraw only the page an edit changed, README-sized and in the CommonMark spec (130+ pages), and measure it', async () => {
+    const readme = await measureEdit('README.md', readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+    assert.ok(readme.pages >= 3);
+    assert.equal(readme.redrawn, 1, 'only the edited page is redrawn');
+    const spec = await measureEdit('CommonMark spec', readFileSync(path.join(ROOT, 'node_modules/commonmark-spec/spec.txt'), 'utf8'));
+    assert.ok(spec.pages > 130, `${spec.pages} pages`);
+    assert.equal(spec.redrawn, 1, 'only the edited page is redrawn');
   });
 
   it('should refuse previews past the hour limit, say so, and still have counted no preview as a document', async () => {
