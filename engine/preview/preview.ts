@@ -10,6 +10,7 @@ import type { RenderOptions } from '../options.js';
 import type { PhaseTimings } from '../phase-clock.js';
 import { noLoader } from '../resources/loader.js';
 import { pageFingerprint } from './page-fingerprint.js';
+import { pageLines, type PageLine } from './page-lines.js';
 import { pageSvg } from './page-svg.js';
 
 export interface PreviewOptions extends RenderOptions {
@@ -27,6 +28,8 @@ export interface PreviewPage {
   height: number;
   /** PNG bytes, or null when the hash was among `knownPages`. */
   png: Uint8Array | null;
+  /** The page's text lines with their baselines (null with the PNG): where a click on the page lands in the source. */
+  lines: PageLine[] | null;
 }
 
 export interface PreviewResult {
@@ -46,8 +49,9 @@ export async function renderPreview(markdown: string, options: PreviewOptions = 
   for (const page of laidOut.pages) {
     throwIfAborted(options.limits?.signal);
     const hash = pageFingerprint(page, laidOut.pageColor, zoom);
-    const png = known.has(hash) ? null : rasterise(Resvg, pageSvg(page, laidOut.pageColor), zoom);
-    pages.push({ hash, width: page.width, height: page.height, png });
+    const drawn = !known.has(hash);
+    const png = drawn ? rasterise(Resvg, pageSvg(page, laidOut.pageColor), zoom) : null;
+    pages.push({ hash, width: page.width, height: page.height, png, lines: drawn ? pageLines(page) : null });
   }
   clock.mark('serialize');
   return { pages, warnings: [...document.warnings, ...laidOut.warnings], timings: clock.timings() };

@@ -60,6 +60,7 @@ export async function previewDocument(deps: RenderDeps, incoming: IncomingPrevie
       width: page.width,
       height: page.height,
       png: page.png === null ? null : Buffer.from(page.png).toString('base64'),
+      lines: page.lines,
     })),
     warnings: preview.warnings,
     previews_left: left,

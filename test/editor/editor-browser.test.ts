@@ -17,7 +17,7 @@ import { pdftotext } from '../support/pdf-tools.js';
 import { launchChromium, type Browser } from './browser.js';
 
 const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS ?? mkdtempSync(path.join(tmpdir(), 'quire-editor-shots-'));
-const PREVIEWS_PER_HOUR = 20;
+const PREVIEWS_PER_HOUR = 24;
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 
 describe('web editor in Chromium', () => {
@@ -113,6 +113,41 @@ describe('web editor in Chromium', () => {
       view.dispatch({ changes: { from: line.from, to: line.to, insert: 'theme: light' } });
     });
     await page.waitForSelector('#problems', { state: 'hidden' });
+  });
+
+  it('should mark a formula TeX cannot set at its line, as a warning the PDF carries', async () => {
+    const before = await revision();
+    await page.click('.cm-content');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\n\n$$\n\\frac{1}{\n$$\n');
+    await nextRevision(before);
+    const text = await editorText();
+    const line = text.split('\n').indexOf('\\frac{1}{') + 1;
+    const warning = await page.textContent('#problems li.warning');
+    assert.equal(warning, `Line ${line}: Formula not typeset: Missing close brace. The PDF shows its source with this note. warning`);
+    await page.waitForSelector('.cm-lintRange-warning');
+    for (let i = 0; i < 4; i += 1) await page.keyboard.press('Shift+ArrowUp');
+    await page.keyboard.press('Backspace');
+    await page.waitForSelector('#problems', { state: 'hidden' });
+  });
+
+  it('should put the cursor on the source line of the text clicked on a page', async () => {
+    await page.evaluate(() => window.quireEditor['view'].dispatch({ selection: { anchor: 0 } }));
+    const spot = await page.evaluate(() => {
+      const pages = (window.quireEditor as unknown as { pages: { texts: Map<string, { y: number; text: string }[]>; shown: { hash: string; figure: HTMLElement }[] } }).pages;
+      const first = pages.shown[0]!;
+      const line = pages.texts.get(first.hash)!.find((entry) => entry.text.startsWith('Zebras'))!;
+      const box = first.figure.querySelector('img')!.getBoundingClientRect();
+      const scale = box.height / Number(first.figure.dataset.height);
+      return { x: box.left + box.width / 2, y: box.top + (line.y - 3) * scale };
+    });
+    await page.mouse.click(spot.x, spot.y);
+    const cursorLine = await page.evaluate(() => {
+      const view = window.quireEditor['view'];
+      return view.state.doc.lineAt(view.state.selection.main.head).text;
+    });
+    assert.equal(cursorLine, 'Zebras quietly typeset quokkas.');
+    assert.ok(await page.evaluate(() => window.quireEditor['view'].hasFocus));
   });
 
   it('should take screenshots in both colour schemes and stay usable on a narrow screen', async () => {

@@ -6,6 +6,8 @@ export interface PreviewPage {
   height: number;
   /** Base64 PNG, or null when the page's hash was among the known ones. */
   png: string | null;
+  /** The page's text lines and their baselines in points (null with the PNG). */
+  lines: { y: number; text: string }[] | null;
 }
 
 export interface PreviewAnswer {

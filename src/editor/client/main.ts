@@ -18,6 +18,7 @@ import { PagesView } from './pages-view.js';
 import { problemFromService, problemsFromWarnings, type Problem } from './problems.js';
 import { forgetKey, keepKey, storedKey } from './session.js';
 import { SettingsDrawer } from './settings-drawer.js';
+import { sourceOffsetOf } from './source-match.js';
 
 /** Pause in typing before a preview is asked for; previews are counted per hour. */
 const PREVIEW_PAUSE_MS = 250;
@@ -69,7 +70,7 @@ class EditorApp {
 
   constructor() {
     const nonce = document.body.dataset.styleNonce ?? '';
-    this.pages = new PagesView($('pages'), (page, fraction) => this.jumpToSource(page, fraction));
+    this.pages = new PagesView($('pages'), (page, fraction, text) => this.jumpToSource(page, fraction, text));
     this.settings = new SettingsDrawer($<HTMLFormElement>('settings-form'), (key, value) => this.writeSetting(key, value), () => this.schedulePreview(0));
     this.view = new EditorView({
       parent: $('source'),
@@ -284,12 +285,18 @@ class EditorApp {
     if (change) this.view.dispatch({ changes: change });
   }
 
-  /** A click on a page puts the cursor on the source line at the same share of the document. */
-  private jumpToSource(pageIndex: number, fractionDown: number): void {
+  /**
+   * A click on a page puts the cursor on the source line of the text clicked: the page line's
+   * words found in the Markdown nearest that share of the document (the share alone when the
+   * line has no words to find, such as a drawing).
+   */
+  private jumpToSource(pageIndex: number, fractionDown: number, lineText: string | null): void {
     if (pageIndex < 0) return;
     const doc = this.view.state.doc;
     const share = (pageIndex + Math.min(1, Math.max(0, fractionDown))) / Math.max(1, this.pages.pageCount);
-    const line = doc.line(Math.min(doc.lines, Math.max(1, Math.round(share * doc.lines))));
+    const estimate = Math.round(share * doc.length);
+    const at = lineText === null ? estimate : sourceOffsetOf(lineText, doc.toString(), estimate);
+    const line = doc.lineAt(Math.min(doc.length, at));
     this.view.dispatch({ selection: { anchor: line.from }, effects: EditorView.scrollIntoView(line.from, { y: 'center' }) });
     this.view.focus();
   }

@@ -10,13 +10,14 @@ const SPARE_PICTURES = 64;
 
 export class PagesView {
   private readonly pictures = new Map<string, string>();
+  private readonly texts = new Map<string, { y: number; text: string }[]>();
   private shown: { hash: string; figure: HTMLElement }[] = [];
   /** Bumped after every update: the browser test waits for it. */
   revision = 0;
 
   constructor(
     private readonly container: HTMLElement,
-    private readonly onPageClick: (pageIndex: number, fractionDown: number) => void,
+    private readonly onPageClick: (pageIndex: number, fractionDown: number, lineText: string | null) => void,
   ) {}
 
   knownHashes(): string[] {
@@ -28,7 +29,10 @@ export class PagesView {
   }
 
   update(pages: readonly PreviewPage[]): void {
-    for (const page of pages) if (page.png !== null) this.pictures.set(page.hash, `data:image/png;base64,${page.png}`);
+    for (const page of pages) {
+      if (page.png !== null) this.pictures.set(page.hash, `data:image/png;base64,${page.png}`);
+      if (page.lines !== null) this.texts.set(page.hash, page.lines);
+    }
     pages.forEach((page, index) => {
       const existing = this.shown[index];
       if (existing?.hash === page.hash) return;
@@ -39,6 +43,7 @@ export class PagesView {
       image.src = picture;
       image.alt = `Page ${index + 1} of the preview`;
       figure.style.aspectRatio = `${page.width} / ${page.height}`;
+      figure.dataset.height = String(page.height);
       this.shown[index] = { hash: page.hash, figure };
     });
     for (const gone of this.shown.splice(pages.length)) gone.figure.remove();
@@ -65,7 +70,9 @@ export class PagesView {
     image.decoding = 'async';
     image.addEventListener('click', (event) => {
       const box = image.getBoundingClientRect();
-      this.onPageClick(this.shown.findIndex((page) => page.figure === figure), (event.clientY - box.top) / box.height);
+      const fraction = (event.clientY - box.top) / box.height;
+      const shown = this.shown.findIndex((page) => page.figure === figure);
+      this.onPageClick(shown, fraction, this.lineAt(this.shown[shown]?.hash, fraction * Number(figure.dataset.height)));
     });
     figure.append(image);
     figure.dataset.page = String(index + 1);
@@ -73,9 +80,19 @@ export class PagesView {
     return figure;
   }
 
+  /** The text of the line whose baseline is nearest below `y` points (the line clicked on). */
+  private lineAt(hash: string | undefined, y: number): string | null {
+    const lines = hash === undefined ? undefined : this.texts.get(hash);
+    if (!lines || lines.length === 0) return null;
+    return (lines.find((line) => line.y >= y - 2) ?? lines.at(-1)!).text;
+  }
+
   private forgetUnused(pages: readonly PreviewPage[]): void {
     const current = new Set(pages.map((page) => page.hash));
     const spare = [...this.pictures.keys()].filter((hash) => !current.has(hash));
-    for (const hash of spare.slice(0, Math.max(0, spare.length - SPARE_PICTURES))) this.pictures.delete(hash);
+    for (const hash of spare.slice(0, Math.max(0, spare.length - SPARE_PICTURES))) {
+      this.pictures.delete(hash);
+      this.texts.delete(hash);
+    }
   }
 }

@@ -54,17 +54,30 @@ function frontMatterProblem(error: ServiceProblem, source: string): Problem {
   return { code: error.code, message: `The front matter has a problem: ${detail.replace(/^front matter(, line \d+)?: /, '')}.`, line, severity: 'error' };
 }
 
-/** Engine warnings: `image 2 (…) could not be loaded: …` points at the second image written. */
+/**
+ * Engine warnings: `image 2 (…) could not be loaded: …` points at the second image written (the
+ * download, in strict mode, would be refused with `resource_fetch_failed`); a formula or diagram
+ * not drawn (`…; its source begins "…"`) at the line its source begins on — the PDF shows that
+ * source with a note.
+ */
 export function problemsFromWarnings(warnings: readonly string[], source: string): Problem[] {
   return warnings.map((warning) => {
     const image = /^image (\d+) /.exec(warning);
+    const drawing = /^(.*); its source begins "(.*)"$/.exec(warning);
+    const message = (drawing ? drawing[1]! : warning).replace(/^./, (first) => first.toUpperCase());
     return {
       code: image ? 'resource_fetch_failed' : 'warning',
-      message: warning.charAt(0).toUpperCase() + warning.slice(1) + '.',
-      line: image ? imageLine(source, Number(image[1])) : null,
+      message: drawing ? `${message}. The PDF shows its source with this note.` : `${message}.`,
+      line: image ? imageLine(source, Number(image[1])) : drawing ? textLine(source, drawing[2]!.replace(/…$/, '')) : null,
       severity: 'warning',
     };
   });
+}
+
+/** The line where `text` first appears, or null. */
+function textLine(source: string, text: string): number | null {
+  const at = source.indexOf(text);
+  return at < 0 ? null : source.slice(0, at).split('\n').length;
 }
 
 /** The line of the n-th image reference (1-based), or null. */
