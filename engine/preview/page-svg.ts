@@ -18,7 +18,7 @@ export function pageSvg(page: Page, pageColor: Color | null): string {
     const drawn = itemSvg(item, glyphs);
     if (drawn) body.push(drawn);
   }
-  body.push(watermarkSvg(page.width, page.height));
+  body.push(watermarkSvg(page.width, page.height, pageColor !== null && luminance(pageColor) < 0.5));
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${n(page.width)}" height="${n(page.height)}" viewBox="0 0 ${n(page.width)} ${n(page.height)}">` +
     `<defs>${glyphs.defs()}</defs>${body.join('')}</svg>`
@@ -113,6 +113,11 @@ function glyphOutline(faceKey: string, glyphId: number): string {
     outlines.set(key, d);
   }
   return d;
+}
+
+/** Relative brightness, 0 (black) to 1 (white), enough to tell a dark page from a light one. */
+function luminance([r, g, b]: Color): number {
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
 }
 
 function hex(color: Color): string {

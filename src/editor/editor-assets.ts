@@ -16,11 +16,17 @@ export interface EditorManifest {
   style: string;
 }
 
-let manifest: EditorManifest | undefined;
+let manifest: EditorManifest | null | undefined;
 
-/** The hashed names of the page's script and style, as the build wrote them. */
-export function editorManifest(): EditorManifest {
-  manifest ??= JSON.parse(readFileSync(new URL('manifest.json', ASSETS), 'utf8')) as EditorManifest;
+/** The hashed names of the page's script and style, as the build wrote them; null when the editor was not built. */
+export function editorManifest(): EditorManifest | null {
+  if (manifest === undefined) {
+    try {
+      manifest = JSON.parse(readFileSync(new URL('manifest.json', ASSETS), 'utf8')) as EditorManifest;
+    } catch {
+      manifest = null;
+    }
+  }
   return manifest;
 }
 

@@ -6,9 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { editorManifest } from './editor-assets.js';
 
-export function editorPage(): Response {
+/** The page, or undefined when this installation has no editor bundle (built without `npm run build`'s last step). */
+export function editorPage(): Response | undefined {
+  const built = editorManifest();
+  if (!built) return undefined;
   const nonce = randomBytes(16).toString('base64');
-  const { script, style } = editorManifest();
+  const { script, style } = built;
   const html = `<!doctype html>
 <html lang="en">
 <head>

@@ -24,7 +24,7 @@ export function addEditorRoutes(app: Hono, core: ServiceCore, deploymentCeiling:
   app.use('/editor/download', requestLog(log));
 
   app.get('/', (c) => c.redirect('/editor', 302));
-  app.get('/editor', () => editorPage());
+  app.get('/editor', () => editorPage() ?? errorResponse(notFound('The web editor is not built into this installation.'), log));
   app.all('/editor', () => errorResponse(methodNotAllowed(['GET', 'HEAD']), log));
   app.get(`${EDITOR_ASSETS}:name`, async (c) => (await editorAsset(c.req.param('name'))) ?? errorResponse(notFound(), log));
 

@@ -22,6 +22,9 @@ export interface IncomingPreview {
   body(ceiling: BodyCeiling): Promise<Uint8Array>;
 }
 
+/** Failures before the engine ran: the preview is not counted. */
+const NOT_STARTED: ReadonlySet<string> = new Set(['queue_full', 'unavailable']);
+
 /** A page hash as renderPreview makes them. */
 const PAGE_HASH = /^[0-9a-f]{32}$/;
 const MAX_KNOWN_PAGES = 4096;
@@ -34,7 +37,7 @@ export async function previewDocument(deps: RenderDeps, incoming: IncomingPrevie
   const request = await parseRenderRequest({ json: rest });
   const measure = measureDocument(request.markdown, request.features);
   checkBudgets(measure, limits, account.plan);
-  const { left } = await admitPreview(deps.store, account, limits);
+  const admitted = await admitPreview(deps.store, account, limits);
 
   const pageAndTime = renderLimits(account.plan, limits, deps.deployment);
   const result = await deps.pool.run(
@@ -52,7 +55,11 @@ export async function previewDocument(deps: RenderDeps, incoming: IncomingPrevie
     pageAndTime.time.value * 1000,
     account.id,
   );
-  if (!result.ok) throw failureError(result.failure, { plan: account.plan, limits, renderLimits: pageAndTime, log: deps.log });
+  if (!result.ok) {
+    if (NOT_STARTED.has(result.failure.kind)) await admitted.giveBack();
+    throw failureError(result.failure, { plan: account.plan, limits, renderLimits: pageAndTime, log: deps.log });
+  }
+  const left = admitted.left;
   const preview = result.output.preview!;
   const body = {
     pages: preview.pages.map((page) => ({

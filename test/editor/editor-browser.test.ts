@@ -17,7 +17,7 @@ import { pdftotext } from '../support/pdf-tools.js';
 import { launchChromium, type Browser } from './browser.js';
 
 const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS ?? mkdtempSync(path.join(tmpdir(), 'quire-editor-shots-'));
-const PREVIEWS_PER_HOUR = 24;
+const PREVIEWS_PER_HOUR = 26;
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 
 describe('web editor in Chromium', () => {
@@ -158,7 +158,19 @@ describe('web editor in Chromium', () => {
     await page.click('#scheme-toggle');
     assert.equal(await page.getAttribute('html', 'data-scheme'), 'dark');
     assert.equal(await page.getAttribute('#scheme-toggle', 'aria-pressed'), 'true');
+    // The document in its dark theme too, chosen in the drawer.
+    let before = await revision();
+    await page.click('#settings-toggle');
+    await page.selectOption('select[name="theme"]', 'dark');
+    await nextRevision(before);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'editor-dark-settings.png') });
+    await page.click('#settings-toggle');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'editor-dark.png') });
+    before = await revision();
+    await page.click('#settings-toggle');
+    await page.selectOption('select[name="theme"]', 'light');
+    await page.click('#settings-toggle');
+    await nextRevision(before);
     await page.setViewportSize({ width: 420, height: 860 });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'editor-narrow.png') });
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'nothing wider than a phone');
