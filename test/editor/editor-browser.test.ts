@@ -12,12 +12,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { createAccount, startService, usage, type TestAccount, type TestService } from '../service/harness.js';
 import { pdftotext } from '../support/pdf-tools.js';
 import { launchChromium, type Browser } from './browser.js';
 
 const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS ?? mkdtempSync(path.join(tmpdir(), 'quire-editor-shots-'));
-const PREVIEWS_PER_HOUR = 26;
+const PREVIEWS_PER_HOUR = 28;
+/** A 16 × 16 red PNG. */
+const RED_SQUARE_PNG = PNG.sync.write(Object.assign(new PNG({ width: 16, height: 16 }), { data: Buffer.alloc(16 * 16 * 4, Buffer.from([220, 30, 30, 255])) })).toString('base64');
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 
 describe('web editor in Chromium', () => {
@@ -131,6 +134,28 @@ describe('web editor in Chromium', () => {
     await page.waitForSelector('#problems', { state: 'hidden' });
   });
 
+  it('should embed a pasted image as a data: URI and draw it on the page', async () => {
+    const before = await revision();
+    await page.click('.cm-content');
+    await page.keyboard.press('Control+End');
+    await page.evaluate((base64) => {
+      const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([bytes], 'red square.png', { type: 'image/png' }));
+      document.querySelector('.cm-content')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+    }, RED_SQUARE_PNG);
+    await page.waitForFunction(() => window.quireEditor['view'].state.doc.toString().includes('![red square](data:image/png;base64,'));
+    await nextRevision(before);
+    assert.ok(!(await page.isVisible('#problems li')), 'the pasted image loads');
+    // Take the image out again, so the pages below stay as they were.
+    await page.evaluate(() => {
+      const view = window.quireEditor['view'];
+      const text = view.state.doc.toString();
+      const from = text.indexOf('\n![red square]');
+      view.dispatch({ changes: { from, to: text.indexOf(')', from) + 2 } });
+    });
+  });
+
   it('should put the cursor on the source line of the text clicked on a page', async () => {
     await page.evaluate(() => window.quireEditor['view'].dispatch({ selection: { anchor: 0 } }));
     const spot = await page.evaluate(() => {
@@ -214,6 +239,17 @@ describe('web editor in Chromium', () => {
     }, markdown);
     await nextRevision(before);
     const pages = await page.locator('#pages figure').count();
+    if (pages > 100) {
+      // Scrolling the pages to the middle brings the middle of the source into view.
+      await page.locator('#pages').evaluate((pane) => (pane.scrollTop = (pane.scrollHeight - pane.clientHeight) / 2));
+      await page.waitForTimeout(300);
+      const shown = await page.evaluate(() => {
+        const view = window.quireEditor['view'];
+        const top = view.lineBlockAtHeight(view.scrollDOM.scrollTop);
+        return view.state.doc.lineAt(top.from).number / view.state.doc.lines;
+      });
+      assert.ok(shown > 0.35 && shown < 0.65, `the source follows the pages: ${shown.toFixed(2)} of the way down`);
+    }
     const sources = () => page.locator('#pages figure img').evaluateAll((images) => images.map((image) => (image as HTMLImageElement).src));
     const line = await page.evaluate(() => {
       const doc = window.quireEditor['view'].state.doc;

@@ -125,6 +125,18 @@ describe('web editor service', () => {
     assert.match(missing.warnings[0]!, /^image 1 .*could not be loaded/);
   });
 
+  it("should count an embedded image against the plan's resource budget, for free", async () => {
+    const account = await createAccount(service.store, { plan: 'free', overrides: { previews_per_hour: 5 } });
+    const image = Buffer.alloc(2 * 1024 * 1024, 7).toString('base64');
+    const refused = await preview(account.key, { markdown: `# Big\n\n![big](data:image/png;base64,${image})` });
+    assert.equal(refused.status, 413);
+    const body = (await refused.json()) as { code: string; limit: { name: string } };
+    assert.equal(body.code, 'payload_too_large');
+    assert.equal(body.limit.name, 'resources_mb');
+    const after = (await (await preview(account.key, { markdown: '# Small' })).json()) as PreviewBody;
+    assert.equal(after.previews_left, 4, 'a refused preview spent nothing');
+  });
+
   it("should charge an editor download once per Idempotency-Key, in credits_used and in no key's spending, sharing the API's key namespace", async () => {
     const account = await createAccount(service.store);
     const markdown = '# Downloaded\n\nText typed in the editor.';
