@@ -9,6 +9,7 @@ import { resolveBounds, resolveFeatures, validateLanguage, type RenderOptions } 
 import { parseMarkdown } from './parse/markdown.js';
 import { buildDocument } from './document/build.js';
 import type { QuireDocument } from './document/types.js';
+import type { BlockCache } from './layout/blocks/block-cache.js';
 import { layoutDocument } from './layout/document.js';
 import type { LaidOutDocument } from './layout/frame.js';
 import { PhaseClock } from './phase-clock.js';
@@ -28,7 +29,8 @@ export interface LaidOut {
   clock: PhaseClock;
 }
 
-export async function layOutSources(sources: readonly Source[], options: RenderOptions): Promise<LaidOut> {
+/** `blockCache`: top-level blocks laid out before (the preview's), used when the document is untagged. */
+export async function layOutSources(sources: readonly Source[], options: RenderOptions, blockCache?: BlockCache): Promise<LaidOut> {
   const clock = new PhaseClock();
   const features = resolveFeatures(options.features);
   const language = options.language === undefined ? undefined : validateLanguage(options.language);
@@ -54,7 +56,7 @@ export async function layOutSources(sources: readonly Source[], options: RenderO
     design,
   });
   throwIfAborted(signal);
-  const laidOut = layoutDocument(document, { maxPages: options.limits?.maxPages, signal });
+  const laidOut = layoutDocument(document, { maxPages: options.limits?.maxPages, signal, ...(blockCache && { blockCache }) });
   clock.mark('render');
 
   return { document, laidOut, clock };

@@ -1,11 +1,14 @@
 /**
  * The editor's preview: the document laid out exactly as the PDF will be, each page drawn from
- * its frames as SVG and rasterised by resvg. A page the caller already shows (its hash among
- * `knownPages`) is not rasterised again, so an edit redraws only the pages it changed.
+ * its frames as SVG and rasterised by resvg. Layout is incremental: top-level blocks laid out
+ * for an earlier preview are reused when their content and settings are the same, and only the
+ * pages are cut anew. A page the caller already shows (its hash among `knownPages`) is not
+ * rasterised again, so an edit redraws only the pages it changed.
  */
 import { throwIfAborted } from '../errors.js';
 import { loadResvg } from '../content/images/resvg.js';
 import { layOutSources } from '../lay-out.js';
+import { BlockCache } from '../layout/blocks/block-cache.js';
 import type { RenderOptions } from '../options.js';
 import type { PhaseTimings } from '../phase-clock.js';
 import { noLoader } from '../resources/loader.js';
@@ -39,9 +42,13 @@ export interface PreviewResult {
 }
 
 const DEFAULT_PIXELS_PER_POINT = 1.5;
+/** Laid-out blocks of the documents previewed in this process, so an edit lays out only what changed. */
+const blocks = new BlockCache();
 
 export async function renderPreview(markdown: string, options: PreviewOptions = {}): Promise<PreviewResult> {
-  const { document, laidOut, clock } = await layOutSources([{ markdown, path: null, loader: options.loader ?? noLoader }], options);
+  // Untagged: the structure tree draws nothing, and untagged layouts may reuse the blocks an earlier preview laid out.
+  const untagged = { ...options, features: { ...options.features, tagged: false } };
+  const { document, laidOut, clock } = await layOutSources([{ markdown, path: null, loader: options.loader ?? noLoader }], untagged, blocks);
   const known = new Set(options.knownPages ?? []);
   const zoom = options.pixelsPerPoint ?? DEFAULT_PIXELS_PER_POINT;
   const { Resvg } = await loadResvg();
