@@ -45,11 +45,11 @@ export async function fetchPreview(key: string, input: RenderInput, knownPages: 
   return (await response.json()) as PreviewAnswer;
 }
 
-export async function fetchPdf(key: string, input: RenderInput, idempotencyKey: string): Promise<{ pdf: Blob; replay: boolean; pages: number }> {
+export async function fetchPdf(key: string, input: RenderInput, idempotencyKey: string, filename: string): Promise<{ pdf: Blob; replay: boolean; pages: number }> {
   const response = await fetch('/editor/download', {
     method: 'POST',
     headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
-    body: JSON.stringify({ ...input, filename: 'document.pdf' }),
+    body: JSON.stringify({ ...input, filename }),
   });
   if (!response.ok) throw await problem(response);
   return { pdf: await response.blob(), replay: response.headers.get('x-service-replay') === 'true', pages: Number(response.headers.get('x-service-pages')) };

@@ -12,7 +12,7 @@ import { Compartment, EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { fetchPdf, fetchPreview, fetchUsage, ServiceProblem, type RenderInput } from './api.js';
-import { settingChange } from './front-matter.js';
+import { readSetting, settingChange } from './front-matter.js';
 import { imageDrop } from './image-drop.js';
 import { PagesView } from './pages-view.js';
 import { problemFromService, problemsFromWarnings, type Problem } from './problems.js';
@@ -262,10 +262,11 @@ class EditorApp {
     button.disabled = true;
     button.setAttribute('aria-busy', 'true');
     try {
-      const { pdf, replay } = await fetchPdf(this.key, input, this.download.key);
+      const filename = `${(readSetting(input.markdown, 'title') ?? 'document').replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim().slice(0, 80) || 'document'}.pdf`;
+      const { pdf, replay } = await fetchPdf(this.key, input, this.download.key, filename);
       const link = document.createElement('a');
       link.href = URL.createObjectURL(pdf);
-      link.download = 'document.pdf';
+      link.download = filename;
       link.click();
       setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
       this.showStatus(replay ? 'Downloaded again at no charge.' : 'Downloaded; one document counted.');
