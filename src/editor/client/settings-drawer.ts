@@ -23,7 +23,7 @@ export class SettingsDrawer {
     const stored = this.storedFeatures();
     for (const name of FEATURE_SWITCHES) {
       const box = this.form.elements.namedItem(`feature-${name}`) as HTMLInputElement;
-      box.checked = stored[name] ?? name !== 'hyphenation';
+      box.checked = stored[name] ?? true; // every switch here is on by default, as in the API
       box.addEventListener('change', () => {
         localStorage.setItem(FEATURES_KEY, JSON.stringify(this.features()));
         onFeatures();
