@@ -62,6 +62,13 @@ describe('numbered headings', () => {
     assert.match(squeeze(await pdftotext(pdf)), /^1 Alpha 1\.1 Inner 2 Beta /);
   });
 
+  it('should leave a lone leading H1, the document\'s title, unnumbered and number the sections under it from 1', async () => {
+    const { pdf } = await render('---\nnumber_headings: true\ntoc: true\n---\n\n# Path\n\nIntro.\n\n## Windows\n\n### Drives\n\n## POSIX\n');
+    const text = squeeze(await pdftotext(pdf));
+    assert.match(text, /^Path Contents 1 Windows .*1\.1 Drives .*2 POSIX .*Intro\. 1 Windows 1\.1 Drives 2 POSIX 1 ?$/);
+    assert.deepEqual(titles(await outline(pdf)), ['Path', '1 Windows', '1.1 Drives', '2 POSIX']);
+  });
+
   it('should leave headings unnumbered by default', async () => {
     const { pdf } = await render(SOURCE.replace('number_headings: true', 'number_headings: false'));
     assert.match(squeeze(await pdftotext(pdf)), /^Start .* Setup /);
