@@ -177,7 +177,9 @@ function balanceLastPage(nodes: readonly VNode[], settings: PaginateSettings, st
       start = skipDiscardable(nodes, start);
       if (start >= nodes.length) break;
       const page = fillPage(nodes, start, height, trial, settings.footnotes);
-      if (usedHeight(page, settings.footnotes) > height + 0.01) return null;
+      // A column too short for what must stay together is cut where no break is allowed: too short.
+      const legal = page.end >= nodes.length || isLegalBreak(nodes, page.end);
+      if (!legal || usedHeight(page, settings.footnotes) > height + 0.01) return null;
       // Footnotes still sit at the foot of the column's full height.
       addPage({ ...page, fill: 0 }, geometry, regionAt(cut, geometry, settings), settings, trial);
       start = page.end;
