@@ -4,7 +4,8 @@ import { fillTemplate, RUNNING_SLOTS, type PlaceholderValues, type RunningLine }
 import type { FrameItem, OutlineEntry } from './frame.js';
 import type { PageGeometry } from './theme.js';
 import { METRICS } from './theme.js';
-import { placedLabel } from './blocks/label.js';
+import { labelWidth, placedLabel } from './blocks/label.js';
+import { shortened, slotLimits } from './running-line-fit.js';
 import { bodyLook } from './blocks/looks.js';
 import type { LayoutContext } from './blocks/context.js';
 
@@ -48,13 +49,20 @@ export function runningLineItems(page: PageFacts, design: DesignSettings, docume
   return items;
 }
 
+/** Between the texts of a running line, at the least: two ems of its type. */
+const SLOT_GAP_EM = 2;
+
 function lineItems(line: RunningLine, baseline: number, geometry: PageGeometry, values: PlaceholderValues, context: LayoutContext): FrameItem[] {
   const look = { ...bodyLook(context.palette), size: METRICS.footerSize, color: context.palette.muted };
   const x = { left: geometry.marginInner, center: geometry.marginInner + geometry.contentWidth / 2, right: geometry.marginInner + geometry.contentWidth };
+  const texts = { left: '', center: '', right: '' };
+  for (const slot of RUNNING_SLOTS) texts[slot] = line[slot] === null ? '' : fillTemplate(line[slot], values).trim();
+  const measure = (text: string) => (text === '' ? 0 : labelWidth(text, look, context));
+  const widths = { left: measure(texts.left), center: measure(texts.center), right: measure(texts.right) };
+  // A long title or section is shortened with an ellipsis rather than run into its neighbour.
+  const limits = slotLimits(widths, geometry.contentWidth, SLOT_GAP_EM * METRICS.footerSize);
   return RUNNING_SLOTS.flatMap((slot) => {
-    const template = line[slot];
-    if (template === null) return [];
-    const text = fillTemplate(template, values).trim();
+    const text = widths[slot] <= limits[slot] + 0.01 ? texts[slot] : shortened(texts[slot], limits[slot], measure);
     return text === '' ? [] : placedLabel(text, look, { x: x[slot], align: slot }, baseline, null, context);
   });
 }

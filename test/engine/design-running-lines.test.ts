@@ -84,6 +84,28 @@ describe('headers and footers', () => {
     });
   });
 
+  it('should shorten a text too long for its place with an ellipsis, never running into its neighbour or past the text block', async () => {
+    const long = 'A Comprehensive Survey of Incremental Garbage Collection Techniques for Managed Runtimes';
+    const source = (slots: string, title = long) => `---\ntitle: ${title}\nauthor: Jane Q. Researcher and the Working Group on Memory Management\ndate: 12 November 2026\nheader_first_page: true\n${slots}\n---\n\n## Tracing, reference counting and the hybrids between them in virtual machines\n\nText.\n`;
+    const textLeft = (210 * MM - 34.5 * 10.5) / 2;
+    const textRight = 210 * MM - textLeft;
+    const sides = await furniture((await render(source('header:\n  left: "{title}"\n  right: "{section}"\nfooter:\n  left: "{author}"\n  center: "{date}"\n  right: "Page {page} of {pages}"'))).pdf);
+    const [{ header, footer }] = sides as [{ header: WordBox[]; footer: WordBox[] }];
+    for (const line of [header, footer]) {
+      assert.ok(line.every((word) => word.xMin > textLeft - 1 && word.xMax < textRight + 1), `within the text block: ${text(line)}`);
+      const sorted = [...line].sort((a, b) => a.xMin - b.xMin);
+      const gaps = sorted.slice(1).map((word, index) => word.xMin - sorted[index]!.xMax);
+      assert.ok(gaps.every((gap) => gap > 0), `no word over another: ${text(line)}`);
+    }
+    assert.match(text(header), /^A Comprehensive Survey .*…( \S+)+$/, 'the title shortened after a whole word');
+    assert.match(text(header), / Tracing, reference counting/, 'the section keeps its start');
+    assert.ok(Math.min(...header.filter((word) => /^Tracing/.test(word.text)).map((word) => word.xMin)) - header.find((word) => word.text.endsWith('…'))!.xMax >= 2 * 8.5 - 0.5, 'two ems apart');
+    assert.match(text(footer), /^Jane Q\. .*… 12 November 2026 Page 1 of 1$/, 'the date and page number whole, the author shortened');
+    const shorter = 'A Survey of Incremental Garbage Collection for Managed Runtimes';
+    const beside = await furniture((await render(source('header:\n  left: "{date}"\n  right: "{title}"', shorter))).pdf);
+    assert.equal(text(beside[0]!.header), `12 November 2026 ${shorter}`, 'a side beside a short one may take more than half the line');
+  });
+
   it('should leave the header off the first page unless header_first_page is true', async () => {
     const header = 'header: "{title}"';
     const off = await furniture((await render(fourPages(header))).pdf);
