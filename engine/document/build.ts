@@ -380,7 +380,9 @@ async function insertToc(blocks: Block[], depth: number, features: Features): Pr
   const entries: TocEntry[] = [];
   for (const heading of headings) {
     const link = { target: { kind: 'internal' as const, dest: heading.id }, description: heading.text };
-    entries.push({ level: heading.level, content: await textInlines(heading.text, { ...PLAIN, link }, features.emoji), dest: heading.id });
+    const number = heading.number === undefined ? null : textInlines(heading.number, { ...PLAIN, link }, false);
+    const text = heading.number === undefined ? heading.text : heading.text.slice(heading.number.length + 1);
+    entries.push({ level: heading.level, number: await number, content: await textInlines(text, { ...PLAIN, link }, features.emoji), dest: heading.id });
   }
   blocks.splice(title ? at + 1 : blocks[0]?.kind === 'part' ? 1 : 0, 0, { kind: 'toc', entries });
 }

@@ -26,6 +26,7 @@ export function numberHeadings(blocks: readonly Block[], title: Block | null): v
       const number = counters.slice(first, depth + 1).join('.');
       block.content.unshift({ kind: 'text', text: `${number}${NUMBER_GAP}`, marks: NO_MARKS, link: null, code: null });
       block.text = `${number} ${block.text}`;
+      block.number = number;
     }
   };
   visit(blocks);
