@@ -106,6 +106,29 @@ describe('headers and footers', () => {
     assert.equal(text(beside[0]!.header), `12 November 2026 ${shorter}`, 'a side beside a short one may take more than half the line');
   });
 
+  it('should keep the header and footer on the sheet and clear of the text when the margins are narrow', async () => {
+    const paragraph = 'Body text that fills the page so that its last line sits right on the foot of the text block. '.repeat(30);
+    for (const settings of ['margin: 6mm\nfont_size: 12', 'margin: 0mm', 'margin: 12mm 20mm 8mm']) {
+      const { pdf } = await render(`---\n${settings}\nheader: "Header {page}"\nheader_first_page: true\nfooter: "Footer {page}"\n---\n\n${`${paragraph}\n\n`.repeat(8)}`);
+      for (const [index, page] of (await wordBoxes(pdf)).entries()) {
+        const where = `${settings.replace('\n', ', ')}, page ${index + 1}`;
+        const lineOf = (first: string) => {
+          // pdftotext leaves out a word whose box starts above the sheet.
+          const start = page.words.find((word) => word.text === first);
+          assert.ok(start, `${where}: ${first} wholly on the sheet`);
+          return page.words.filter((word) => Math.abs(word.yMax - start.yMax) < 0.5);
+        };
+        const [header, footer] = [lineOf('Header'), lineOf('Footer')];
+        const body = page.words.filter((word) => !header.includes(word) && !footer.includes(word));
+        assert.ok(header.length === 2 && footer.length === 2, where);
+        assert.ok(Math.min(...header.map((word) => word.yMin)) >= 0, `${where}: the header on the sheet`);
+        assert.ok(Math.max(...footer.map((word) => word.yMax)) <= page.height, `${where}: the footer on the sheet`);
+        assert.ok(Math.max(...header.map((word) => word.yMax)) + 3 < Math.min(...body.map((word) => word.yMin)), `${where}: the header clear of the text`);
+        assert.ok(Math.max(...body.map((word) => word.yMax)) + 3 < Math.min(...footer.map((word) => word.yMin)), `${where}: the footer clear of the text`);
+      }
+    }
+  });
+
   it('should leave the header off the first page unless header_first_page is true', async () => {
     const header = 'header: "{title}"';
     const off = await furniture((await render(fourPages(header))).pdf);
