@@ -119,7 +119,8 @@ export async function buildDocument(parts: readonly DocumentPart[], settings: Bu
     if (repeated) blocks.splice(at, 1, ...anchorsIn(repeated.content), title);
     else blocks.splice(at === -1 ? blocks.length : at, 0, title);
   } else if (design.titlePage || design.coverImage !== null) warnFor(parts[0]!)('title_page and cover_image need a title in the front matter: left out');
-  if (design.numberHeadings) numberHeadings(blocks, frontMatter.title === undefined ? titleHeading(blocks) : null);
+  const titleBlock = frontMatter.title === undefined ? titleHeading(blocks) : null;
+  if (design.numberHeadings) numberHeadings(blocks, titleBlock);
   if (frontMatter.toc) await insertToc(blocks, frontMatter.tocDepth ?? DEFAULT_TOC_DEPTH, settings.features);
 
   const footnoteDefinitions: FootnoteDefinition[] = [];
@@ -137,6 +138,7 @@ export async function buildDocument(parts: readonly DocumentPart[], settings: Bu
       theme: frontMatter.theme ?? settings.features.theme,
       design,
       displayDate: frontMatter.date,
+      titleHeading: titleBlock?.kind === 'heading' ? titleBlock.id : null,
       toc: frontMatter.toc ?? false,
       author: metadata.author ?? (frontMatter.authors?.length ? frontMatter.authors.join(', ') : undefined),
       subject: metadata.subject,

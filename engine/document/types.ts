@@ -26,6 +26,8 @@ export interface DocumentMeta {
   design: DesignSettings;
   /** The front matter's date as written, for `{date}` in headers and footers. */
   displayDate: string | undefined;
+  /** The id of the heading that is the document's title (a lone leading H1, no front matter title): no section. */
+  titleHeading: string | null;
   toc: boolean;
   author: string | undefined;
   subject: string | undefined;

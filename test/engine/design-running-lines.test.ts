@@ -129,6 +129,14 @@ describe('headers and footers', () => {
     }
   });
 
+  it('should name no section before the first one when a lone leading H1 is the title', async () => {
+    const source = '---\nheader:\n  left: "{title}"\n  right: "{section}"\nheader_first_page: true\n---\n\n# Console\n\nIntroduction.\n\n\\newpage\n\nMore of it.\n\n\\newpage\n\n## Class: Console\n\nText.\n';
+    const pages = await furniture((await render(source)).pdf);
+    assert.deepEqual(pages.map((page) => text(page.header)), ['Console', 'Console', 'Console Class: Console']);
+    const chapters = await furniture((await render(source.replace('## Class: Console', '# Class: Console'))).pdf);
+    assert.deepEqual(chapters.map((page) => text(page.header)), ['Console Console', 'Console Console', 'Console Class: Console'], 'with two H1s the first is a section too');
+  });
+
   it('should leave the header off the first page unless header_first_page is true', async () => {
     const header = 'header: "{title}"';
     const off = await furniture((await render(fourPages(header))).pdf);
