@@ -49,6 +49,8 @@ export function layoutToc(block: Block & { kind: 'toc' }, frame: BlockFrame, con
     const right = frame.x + frame.width;
     last.items.push(leaders(textRight(last.items), right - NUMBER_SLOT, last.baseline, context));
     last.items.push({ kind: 'page-ref', dest: entry.dest, right, y: last.baseline, face: face.key, size: body.size, color: body.color, tag: itemTag });
+    // Never one entry alone at the foot of a page or the head of the next, as a paragraph's line.
+    if (index === 1 || (index > 0 && index === block.entries.length - 1)) nodes.push(penalty(INFINITE_COST));
     if (index > 0) nodes.push(glue(entry.level === top ? 4 : 1));
     nodes.push(...lines);
   });
