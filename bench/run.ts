@@ -5,8 +5,10 @@
  * cold times with md-to-pdf (Chromium) and Pandoc + wkhtmltopdf when they are installed;
  * `--fairness` measures one account's latency while another floods the service (`--samples N`
  * victim requests per state, 150 unless given); `--scale` compares PostgreSQL with SQLite and one,
- * two and three service instances on one PostgreSQL database.
+ * two and three service instances on one PostgreSQL database; `--editor` runs only the editor's
+ * preview latency (also part of the default run).
  */
+import { benchEditor, type EditorFigures } from './editor.js';
 import { benchEngine, type EngineFigures } from './engine-bench.js';
 import { benchFairness, DEFAULT_SAMPLES, type FairnessFigures } from './fairness.js';
 import { benchService, type ServiceFigures } from './service.js';
@@ -22,13 +24,15 @@ const fairnessOnly = args.includes('--fairness');
 const scaleOnly = args.includes('--scale');
 const samplesIndex = args.indexOf('--samples');
 const samples = samplesIndex >= 0 ? Number(args[samplesIndex + 1]) : DEFAULT_SAMPLES;
-const runEngine = !args.includes('--service') && !peersOnly && !fairnessOnly && !scaleOnly;
-const runService = !args.includes('--engine') && !peersOnly && !fairnessOnly && !scaleOnly;
+const runEngine = !args.includes('--service') && !peersOnly && !fairnessOnly && !scaleOnly && !args.includes('--editor');
+const editorOnly = args.includes('--editor');
+const runService = !args.includes('--engine') && !peersOnly && !fairnessOnly && !scaleOnly && !editorOnly;
 
 if (runEngine) printEngine(benchEngine(only));
 if (runEngine && !only) printRich(benchRich());
 if (peersOnly) printPeers(benchPeers());
 if (runService) printService(await benchService());
+if ((runService && !only) || editorOnly) printEditor(await benchEditor());
 if (fairnessOnly) printFairness(await benchFairness(samples));
 if (scaleOnly) printScale(await benchScale());
 
@@ -74,6 +78,14 @@ function printService(figures: ServiceFigures): void {
   console.log(`\nservice: ${figures.rps.toFixed(1)} renders/s over HTTP, p50 ${figures.p50.toFixed(0)} ms, p99 ${figures.p99.toFixed(0)} ms, ` +
     `${figures.requests} requests, ${figures.failures} failures, ${figures.concurrency} clients, ${figures.workers} workers, service overhead p50 ${figures.serviceOverheadP50.toFixed(1)} ms`);
   printTable(['document', 'KB', 'p50 ms'], figures.documents.map((doc) => [doc.name, (doc.bytes / 1024).toFixed(1), doc.p50.toFixed(0)]));
+}
+
+function printEditor(figures: EditorFigures): void {
+  console.log('\neditor: an edit on one page → its preview answered with that page redrawn, over HTTP (250 ms typing pause not included)');
+  printTable(
+    ['document', 'pages', 'first preview ms', 'edit p50 ms', 'edit max ms', 'pages redrawn', 'target ms'],
+    figures.documents.map((row) => [row.name, String(row.pages), row.firstMs.toFixed(0), row.editP50.toFixed(0), row.editMax.toFixed(0), String(row.redrawn), String(row.targetMs)]),
+  );
 }
 
 function printScale(figures: ScaleFigures): void {

@@ -3,17 +3,12 @@
  *
  *   markdown ─parse─▶ mdast ─build─▶ document ─layout─▶ pages of boxes ─paint─▶ PDF bytes
  */
-import { EmptyDocumentError, InvalidOptionError, throwIfAborted } from './errors.js';
-import { readFrontMatter, type FrontMatter } from './parse/front-matter.js';
-import { settingMessage } from './design/settings.js';
-import { resolveBounds, resolveFeatures, validateLanguage, type RenderOptions } from './options.js';
-import { parseMarkdown } from './parse/markdown.js';
-import { buildDocument } from './document/build.js';
-import { layoutDocument } from './layout/document.js';
+import { EmptyDocumentError } from './errors.js';
+import { layOutSources, type Source } from './lay-out.js';
+import type { RenderOptions } from './options.js';
 import { paintDocument } from './paint/document.js';
-import { PhaseClock, type PhaseTimings } from './phase-clock.js';
+import type { PhaseTimings } from './phase-clock.js';
 import { noLoader, type ResourceLoader } from './resources/loader.js';
-import { harfBuzzReady } from './text/harfbuzz.js';
 import type { ResourceOutcome } from './resources/outcome.js';
 
 export interface RenderResult {
@@ -54,42 +49,9 @@ export async function renderFiles(files: readonly MarkdownFile[], options: Rende
   return renderSources(files.map((file) => ({ markdown: file.markdown, path: file.path, loader: file.loader ?? options.loader ?? noLoader })), options);
 }
 
-interface Source {
-  markdown: string;
-  path: string | null;
-  loader: ResourceLoader;
-}
-
 async function renderSources(sources: readonly Source[], options: RenderOptions): Promise<RenderResult> {
-  const clock = new PhaseClock();
-  const features = resolveFeatures(options.features);
-  const language = options.language === undefined ? undefined : validateLanguage(options.language);
-  const bounds = resolveBounds(options.limits?.bounds);
-  const design = designOption(options.design);
-  const signal = options.limits?.signal;
-  if (sources.every((source) => source.markdown.length === 0)) throw new EmptyDocumentError();
-
-  // Parsing needs no HarfBuzz, so in a fresh process it runs while HarfBuzz's WebAssembly compiles.
-  const parts = sources.map((source) => ({ source: parseMarkdown(source.markdown, features, bounds), loader: source.loader, path: source.path }));
-  await harfBuzzReady;
-  clock.mark('setup');
-
-  throwIfAborted(signal);
-  const document = await buildDocument(parts, {
-    features,
-    language,
-    bounds,
-    signal,
-    resourceMode: options.resources ?? 'strict',
-    resourceBytes: options.limits?.resourceBytes ?? Number.POSITIVE_INFINITY,
-    metadata: options.metadata ?? {},
-    design,
-  });
-  throwIfAborted(signal);
-  const laidOut = layoutDocument(document, { maxPages: options.limits?.maxPages, signal });
-  clock.mark('render');
-
-  const pdf = await paintDocument(laidOut, { signal });
+  const { document, laidOut, clock } = await layOutSources(sources, options);
+  const pdf = await paintDocument(laidOut, { signal: options.limits?.signal });
   clock.mark('serialize');
 
   return {
@@ -103,15 +65,6 @@ async function renderSources(sources: readonly Source[], options: RenderOptions)
   };
 }
 
-/** The `design` option: the same keys as front matter, refused with the option's name. */
-function designOption(input: unknown): FrontMatter {
-  if (input === undefined || input === null) return {};
-  if (typeof input !== 'object' || Array.isArray(input)) throw new InvalidOptionError('design', 'design must be an object of front matter keys');
-  return readFrontMatter(input as Record<string, unknown>, (key, value, expected) => {
-    throw new InvalidOptionError(`design.${key}`, settingMessage(key, value, expected));
-  });
-}
-
 export * from './errors.js';
 export * from './options.js';
 export type { DesignSettings, Margins, Orientation } from './design/settings.js';
@@ -120,4 +73,5 @@ export type { PhaseTimings } from './phase-clock.js';
 export type { ResourceOutcome } from './resources/outcome.js';
 export { ResourceLoadError, noLoader, type LoadContext, type LoadedResource, type ResourceLoader, type ResourceFailureReason } from './resources/loader.js';
 export { folderLoader, localPath } from './resources/folder-loader.js';
+export { renderPreview, type PreviewOptions, type PreviewPage, type PreviewResult } from './preview/preview.js';
 export { decodeDataUri, isDataUri, base64DecodedLength } from './resources/data-uri.js';

@@ -12,6 +12,7 @@ import { FootnoteNumbering, LinkResolver, type BuildContext, type PartTargets } 
 import { anchorsIn, shows } from './anchors.js';
 import { buildInlines } from './inlines.js';
 import { textInlines, type TextSetting } from './text-inlines.js';
+import { warnIfNotDrawn } from './drawing-failure.js';
 import { codeBlock, displayMath } from './code-blocks.js';
 import { numberHeadings } from './heading-numbers.js';
 import { decodeImage } from '../content/images/decode.js';
@@ -233,10 +234,10 @@ class BlockBuilder {
         return [{ kind: 'list', ordered: node.ordered ?? false, start: node.start ?? 1, tight: !node.spread && node.children.every((item) => !item.spread), items }];
       }
       case 'code':
-        return [await codeBlock(node.value, node.lang ?? null, this.context.features, this.context.contentOptions)];
+        return [warnIfNotDrawn(await codeBlock(node.value, node.lang ?? null, this.context.features, this.context.contentOptions), node.value, this.context.warn)];
       case 'math':
         return [this.context.features.math
-          ? await displayMath(node.value, this.context.contentOptions)
+          ? warnIfNotDrawn(await displayMath(node.value, this.context.contentOptions), node.value, this.context.warn)
           : { kind: 'code', text: node.value, language: 'math', lines: null, note: null }];
       case 'table':
         return [await this.table(node)];

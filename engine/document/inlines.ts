@@ -1,3 +1,4 @@
+import { formulaNotTypeset } from './drawing-failure.js';
 import type { PhrasingContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { BuildContext } from './context.js';
@@ -127,6 +128,7 @@ async function appendCode(value: string, marks: Marks, link: Link | null, contex
 async function inlineMath(tex: string, marks: Marks, link: Link | null, context: BuildContext): Promise<Inline> {
   const result = await renderMath(tex, { ...context.contentOptions, display: false });
   if (result.ok) return { kind: 'drawing', drawing: result.drawing, role: { kind: 'Formula' }, alt: result.alt, link };
+  context.warn(formulaNotTypeset(tex, result.reason));
   return { kind: 'text', text: tex, marks: { ...marks, code: true, error: true }, link, code: {} };
 }
 

@@ -2,6 +2,7 @@ import type { Block } from '../document/types.js';
 import type { Columns } from '../design/columns.js';
 import { PageLimitError } from '../errors.js';
 import { shiftBoxItem } from './box-items.js';
+import type { CachedLayout } from './blocks/block-cache.js';
 import { layoutBlocks } from './blocks/index.js';
 import type { BlockFrame, LayoutContext } from './blocks/context.js';
 import { paginate, type CutPage, type PaginateSettings } from './paginate.js';
@@ -15,16 +16,23 @@ const SPAN_SHARE = 0.6;
  * title block and contents span both columns at the top of the first page (or, when they need a
  * page of their own, fill full-width pages before the columns start).
  */
-export function cutPages(blocks: readonly Block[], frame: BlockFrame, context: LayoutContext, base: Omit<PaginateSettings, 'columns'>, columns: Columns): CutPage[] {
+export function cutPages(
+  blocks: readonly Block[],
+  frame: BlockFrame,
+  context: LayoutContext,
+  base: Omit<PaginateSettings, 'columns'>,
+  columns: Columns,
+  cached?: CachedLayout,
+): CutPage[] {
   if (columns.count === 1) {
-    const body = layoutBlocks(blocks, frame, context);
+    const body = layoutBlocks(blocks, frame, context, cached);
     return paginate([...body.nodes, ...context.appendix.nodes(frame, context)], { ...base, columns: null });
   }
   const column = columnFrame(frame, columns);
   const step = column.width + columns.gap;
   const spanning = leadingSpan(blocks);
-  const span = layoutBlocks(blocks.slice(0, spanning), frame, context);
-  const body = layoutBlocks(blocks.slice(spanning), column, context);
+  const span = layoutBlocks(blocks.slice(0, spanning), frame, context, cached);
+  const body = layoutBlocks(blocks.slice(spanning), column, context, cached);
   const bodyNodes = [...body.nodes, ...context.appendix.nodes(column, context)];
   if (span.nodes.length === 0) return paginate(bodyNodes, { ...base, columns: { step, firstPageTop: 0 } });
   const height = sharedHeight(span.nodes);

@@ -8,6 +8,7 @@ import type { DesignSettings } from '../design/settings.js';
 import { formatPageNumber } from '../design/page-numbers.js';
 import { watermarkItem } from './watermark.js';
 import { pageSections, runningLineItems, type DocumentValues } from './running-lines.js';
+import type { BlockCache } from './blocks/block-cache.js';
 import { untagged, type BlockFrame, type LayoutContext } from './blocks/context.js';
 import { layoutFootnote, layoutFootnotes } from './blocks/footnotes.js';
 import { labelItems } from './blocks/label.js';
@@ -21,6 +22,8 @@ import { pushAll } from '../push-all.js';
 export interface LayoutSettings {
   maxPages: number | undefined;
   signal: AbortSignal | undefined;
+  /** Blocks laid out before (the editor's preview); used only when the document is untagged. */
+  blockCache?: BlockCache;
 }
 
 /** The document → pages of positioned glyph runs, shapes, images, links and structure. */
@@ -51,13 +54,16 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
     signal: settings.signal,
     warn: (message) => warnings.push(message),
   };
+  // Reused blocks would carry the ids of an earlier structure tree: only untagged layouts reuse them.
+  const cached = settings.blockCache && structure === null ? { cache: settings.blockCache, settings: JSON.stringify([meta.design, meta.theme, meta.language, features]) } : undefined;
+  cached?.cache.startLayout();
   const frame: BlockFrame = { x: geometry.marginInner, width: geometry.contentWidth, containers: [], tag: tagger.root, tight: false, listDepth: 0 };
   // Footnotes sit at the foot of the column that cites them.
   const noteFrame = columnFrame(frame, meta.design.columns);
   const noteHeights = footnoteHeights(document.footnotes, noteFrame, untagged(context));
 
   const footnotes = layoutFootnotes(document.footnotes, noteFrame, context);
-  const cut = cutPages(document.blocks, frame, context, { geometry, palette, footnotes, maxPages: settings.maxPages, signal: settings.signal }, meta.design.columns);
+  const cut = cutPages(document.blocks, frame, context, { geometry, palette, footnotes, maxPages: settings.maxPages, signal: settings.signal }, meta.design.columns, cached);
   const outline = outlineOf(document.blocks);
   // The heading that stands for the title is no section of the document, as LaTeX's \title is none.
   const sections = outline.filter((entry) => entry.dest !== meta.titleHeading);
@@ -138,7 +144,7 @@ function finishPages(cut: CutPage[], context: LayoutContext, furniture: Furnitur
       const look = { ...bodyLook(palette), size: item.size, color: item.color };
       items.push(...labelItems(formatPageNumber(number, furniture.design.pageNumbers), look, item.right, item.y, item.tag, context));
     }
-    const watermark = furniture.design.watermark === null ? null : watermarkItem(furniture.design.watermark, page.geometry, palette, context.fonts);
+    const watermark = furniture.design.watermark === null ? null : watermarkItem(furniture.design.watermark, page.geometry, palette.muted, context.fonts);
     // Under the page's content.
     if (watermark) items.unshift(watermark);
     const facts = { number: index + 1, count: cut.length, geometry: page.geometry, section: sections[index]!, titlePage: furniture.titlePage && index === 0 };

@@ -1,13 +1,13 @@
 import type { Matrix } from '../content/drawing.js';
 import type { FontLibrary } from '../text/font-library.js';
 import type { PathItem } from './frame.js';
-import type { Palette } from './theme.js';
+import type { Color } from './theme.js';
 
 /** The watermark spans this share of the page's diagonal, up to a largest size. */
 const DIAGONAL_SHARE = 0.6;
 const LARGEST_SIZE = 180;
 /** Light enough to read the text through, dark enough to notice. */
-const OPACITY = 0.13;
+export const WATERMARK_OPACITY = 0.13;
 const STYLE = { family: 'serif', weight: 'semibold', italic: false } as const;
 
 /**
@@ -15,7 +15,13 @@ const STYLE = { family: 'serif', weight: 'semibold', italic: false } as const;
  * content. Drawn as the glyphs' outlines, an artifact: a watermark is no part of the text, so it
  * neither reads aloud nor turns up in every page's copied or extracted text.
  */
-export function watermarkItem(text: string, page: { width: number; height: number }, palette: Palette, fonts: FontLibrary): PathItem | null {
+export function watermarkItem(
+  text: string,
+  page: { width: number; height: number },
+  color: Color,
+  fonts: FontLibrary,
+  opacity = WATERMARK_OPACITY,
+): PathItem | null {
   const face = fonts.faceForRun(STYLE, text) ?? fonts.primary(STYLE);
   const shaped = face.shape(text);
   let pen = 0;
@@ -33,8 +39,8 @@ export function watermarkItem(text: string, page: { width: number; height: numbe
     kind: 'path',
     d: outlines.join(''),
     matrix: centredTurned(scale, angle, shaped.advance, face.capHeight, page),
-    fill: palette.muted,
-    fillOpacity: OPACITY,
+    fill: color,
+    fillOpacity: opacity,
     fillRule: 'nonzero',
     stroke: null,
     tag: null,

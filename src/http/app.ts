@@ -1,10 +1,11 @@
 /**
- * The HTTP service: two operations under /v1, their OpenAPI document, the MCP endpoint and —
- * unless they have a port of their own — the operator paths. Every response `Cache-Control:
- * no-store`, one log line per API request, unknown paths 404 and wrong methods 405 with `Allow`,
- * every error shaped in errorResponse.
+ * The HTTP service: two operations under /v1, their OpenAPI document, the MCP endpoint, the web
+ * editor and — unless they have a port of their own — the operator paths. Every response
+ * `Cache-Control: no-store` but the editor's hashed assets, one log line per API request,
+ * unknown paths 404 and wrong methods 405 with `Allow`, every error shaped in errorResponse.
  */
 import { Hono } from 'hono';
+import { addEditorRoutes, EDITOR_ASSETS } from '../editor/editor-routes.js';
 import type { BodyCeiling } from '../limits/body-ceiling.js';
 import type { Log } from '../log.js';
 import { mcpEndpoint } from '../mcp/http-endpoint.js';
@@ -60,6 +61,8 @@ export function createApp(options: AppOptions): Hono {
   app.post('/mcp', mcpEndpoint(core, deploymentCeiling));
   app.all('/mcp', () => errorResponse(methodNotAllowed(['POST']), log));
 
+  addEditorRoutes(app, core, deploymentCeiling);
+
   if (options.operatorPaths !== false) addOperatorRoutes(app, { ...core, store: options.store });
   return app;
 }
@@ -75,7 +78,8 @@ function noStoreApp(log: Log): Hono {
   const app = new Hono();
   app.use(async (c, next) => {
     await next();
-    c.res.headers.set('Cache-Control', 'no-store');
+    // The editor's content-hashed assets are cached for a year; everything else is no-store.
+    if (!(c.req.path.startsWith(EDITOR_ASSETS) && c.res.ok)) c.res.headers.set('Cache-Control', 'no-store');
   });
   app.onError((error) => errorResponse(error, log));
   app.notFound(() => errorResponse(notFound(), log));

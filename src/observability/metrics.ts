@@ -6,7 +6,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RenderPool } from '../workers/pool.js';
 
-export type FrontEnd = 'api' | 'mcp';
+export type FrontEnd = 'api' | 'mcp' | 'editor';
 
 export class ServiceMetrics {
   readonly registry = new Registry();

@@ -28,7 +28,7 @@ import {
   renderUnavailable,
   signingUnavailable,
 } from '../service-error.js';
-import { QuotaExhaustedError, type Account, type Store } from '../store/store.js';
+import { QuotaExhaustedError, type Account, type FrontEnd, type Store } from '../store/store.js';
 import type { RenderPool } from '../workers/pool.js';
 import { Attempt } from './attempt.js';
 import { claimKey, fingerprint, parseIdempotencyKey } from './idempotency.js';
@@ -59,6 +59,8 @@ export interface IncomingRender {
    * per minute: a tool call inside an /mcp POST, which was counted as it arrived.
    */
   requestCounted?: boolean;
+  /** `editor` for the web editor's download: charged to the account, outside every key's spending. Default `api`. */
+  frontEnd?: FrontEnd;
   startedAt: number;
 }
 
@@ -93,7 +95,7 @@ export async function renderDocument(deps: RenderDeps, incoming: IncomingRender)
     const seal = request.seal && (await deps.sealer!.open(request.seal, account.id));
     // Last of the free checks, being the one that goes to the network: the upload host's DNS.
     const uploadTo = request.uploadUrl === undefined ? undefined : await deps.uploader!.checkDestination(request.uploadUrl);
-    await reserve(attempt, account.id, keyId);
+    await reserve(attempt, account.id, keyId, incoming.frontEnd ?? 'api');
 
     const pageAndTime = renderLimits(account.plan, limits, deps.deployment);
     const fetchId = newFetchId();
@@ -176,9 +178,9 @@ function checkRemoteResources(remoteCount: number, request: RenderRequest, accou
   );
 }
 
-async function reserve(attempt: Attempt, accountId: string, keyId: string): Promise<void> {
+async function reserve(attempt: Attempt, accountId: string, keyId: string, frontEnd: FrontEnd): Promise<void> {
   try {
-    await attempt.reserve(accountId, keyId);
+    await attempt.reserve(accountId, keyId, frontEnd);
   } catch (error) {
     throw error instanceof QuotaExhaustedError ? quotaExhausted() : error;
   }

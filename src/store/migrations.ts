@@ -237,4 +237,14 @@ export const MIGRATIONS: readonly Migration[] = [
     CREATE INDEX tokens_by_holder ON account_tokens (holder, kind);
     `,
   },
+  // 5: which front-end reserved a document. Editor downloads count in the period's documents but
+  // in no key's spending (SPEC usage report: "the editor's share is credits_used minus the sum").
+  {
+    sqlite: `
+    ALTER TABLE reservations ADD COLUMN front_end TEXT NOT NULL DEFAULT 'api' CHECK (front_end IN ('api', 'editor'));
+    `,
+    postgres: `
+    ALTER TABLE reservations ADD COLUMN front_end TEXT NOT NULL DEFAULT 'api' CHECK (front_end IN ('api', 'editor'));
+    `,
+  },
 ];

@@ -53,8 +53,8 @@ export const RECORD_GRANT = `
   INSERT INTO grants (period_id, documents, reason, created_at) VALUES (@periodId, @documents, @reason, @now)`;
 
 export const INSERT_RESERVATION = `
-  INSERT INTO reservations (period_id, key_id, state, created_at, holder, lease_until)
-  VALUES (@periodId, @keyId, 'reserved', @now, @holder, @leaseUntil) RETURNING id`;
+  INSERT INTO reservations (period_id, key_id, front_end, state, created_at, holder, lease_until)
+  VALUES (@periodId, @keyId, @frontEnd, 'reserved', @now, @holder, @leaseUntil) RETURNING id`;
 
 /** Settles an open reservation (charged or returned) and names its period. */
 export const SETTLE_RESERVATION = `
@@ -63,10 +63,11 @@ export const SETTLE_RESERVATION = `
 
 export const SETTLE_PERIOD = `UPDATE periods SET reserved = reserved - @settled, used = used + @used WHERE id = @periodId`;
 
+/** Spending through API keys only: the editor's downloads are the period's `used` less these. */
 export const KEY_SPENDING = `
   SELECT k.id, k.name, k.revoked_at, SUM(CASE WHEN r.state = 'charged' THEN 1 ELSE 0 END) AS credits
   FROM reservations r JOIN api_keys k ON k.id = r.key_id
-  WHERE r.period_id = @periodId GROUP BY k.id ORDER BY MIN(r.id)`;
+  WHERE r.period_id = @periodId AND r.front_end = 'api' GROUP BY k.id ORDER BY MIN(r.id)`;
 
 /** Returns every reservation whose lease has expired (null: taken before leases existed). */
 export const RETURN_EXPIRED_RESERVATIONS = `

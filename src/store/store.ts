@@ -55,6 +55,12 @@ export interface Usage {
   keys: KeySpending[];
 }
 
+/**
+ * Which door a document was reserved through: `api` (the HTTP API and MCP, spent by the key) or
+ * `editor` (the web editor's download: the account's documents, no key's spending).
+ */
+export type FrontEnd = 'api' | 'editor';
+
 export interface Reservation {
   id: string;
   periodId: string;
@@ -130,8 +136,11 @@ export interface Store {
 
   /** Adds documents to the current period, opening it if needed. */
   grantDocuments(accountId: string, documents: number): Promise<Period>;
-  /** Reserves one document in the current period (opening it); throws QuotaExhaustedError when none is left. */
-  reserveDocument(accountId: string, keyId: string): Promise<Reservation>;
+  /**
+   * Reserves one document in the current period (opening it); throws QuotaExhaustedError when
+   * none is left. `frontEnd` (default `api`) decides whether the key's spending counts it.
+   */
+  reserveDocument(accountId: string, keyId: string, frontEnd?: FrontEnd): Promise<Reservation>;
   /**
    * Charges a delivered document; in the same transaction the claimed key, if any, becomes
    * completed, remembering the digest of the resource content the render loaded.
@@ -167,6 +176,8 @@ export interface Store {
    * whole hold time.
    */
   takeTokens(accountId: string, kind: TokenKind, limit: number, count: number): Promise<TokenGrant>;
+  /** How many of the account's `limit` tokens of a kind are held now (the editor shows previews left). */
+  tokensHeld(accountId: string, kind: TokenKind, limit: number): Promise<number>;
   /** Gives back tokens this instance took (render slots when the render ends). */
   giveBackTokens(accountId: string, kind: TokenKind, slots: number[]): Promise<void>;
 

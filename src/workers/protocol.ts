@@ -1,6 +1,7 @@
 /** Messages between the render pool and its workers: plain data, cloneable across threads. */
 import type { Features, ResourceMode } from '../../engine/options.js';
 import type { PhaseTimings } from '../../engine/phase-clock.js';
+import type { PreviewPage } from '../../engine/preview/preview.js';
 import type { NetSettings } from '../net/net-settings.js';
 
 export interface RenderTask {
@@ -16,10 +17,25 @@ export interface RenderTask {
   remoteResources: boolean;
   /** The public identity remote resources are requested under (`X-Service-Fetch-Id`). */
   fetchId: string;
+  /** The editor's preview: pages as pictures instead of a PDF (see engine renderPreview). */
+  preview?: PreviewAsk;
+}
+
+export interface PreviewAsk {
+  /** Hashes of the pages the editor already shows: those come back without pixels. */
+  knownPages: string[];
+}
+
+export interface PreviewOutput {
+  pages: PreviewPage[];
+  warnings: string[];
 }
 
 export interface RenderOutput {
+  /** Empty for a preview. */
   pdf: Uint8Array;
+  /** Present for a preview task. */
+  preview?: PreviewOutput;
   pages: number;
   timings: PhaseTimings;
   resources: { total: number; failed: string[]; bytes: number; digest: string };

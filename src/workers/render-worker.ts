@@ -14,13 +14,13 @@ import {
   ResourceBudgetError,
   ResourceError,
 } from '../../engine/errors.js';
-import type { render as engineRender } from '../../engine/index.js';
+import type { render as engineRender, renderPreview as enginePreview } from '../../engine/index.js';
 import { RemoteLoader, TooManyRemoteResourcesError } from '../net/remote-loader.js';
 import type { EngineFailure, RenderTask, TaskReply, WorkerReply, WorkerSetup } from './protocol.js';
 
 const port = parentPort!;
 const setup = workerData as WorkerSetup;
-const { render } = (await import(setup.engineModule)) as { render: typeof engineRender };
+const { render, renderPreview } = (await import(setup.engineModule)) as { render: typeof engineRender; renderPreview?: typeof enginePreview };
 
 // One throw-away render loads fonts and warms caches before the first real task is timed.
 await render('# Quire\n\nWarm-up.', {}).catch(() => undefined);
@@ -50,6 +50,7 @@ async function run(task: RenderTask): Promise<{ reply: TaskReply; transfer: Arra
     budgetBytes: task.resourceBytes,
   });
   try {
+    if (task.preview) return await preview(task, task.preview.knownPages, loader);
     const result = await render(task.markdown, {
       features: task.features,
       language: task.language,
@@ -66,6 +67,29 @@ async function run(task: RenderTask): Promise<{ reply: TaskReply; transfer: Arra
   } catch (error) {
     return { reply: { type: 'failed', failure: classify(error) }, transfer: [] };
   }
+}
+
+/** The editor's preview: lenient, so a missing image is a placeholder and a warning, never a blank page. */
+async function preview(task: RenderTask, knownPages: string[], loader: RemoteLoader | undefined): Promise<{ reply: TaskReply; transfer: ArrayBuffer[] }> {
+  if (!renderPreview) throw new Error('this engine module draws no previews');
+  const result = await renderPreview(task.markdown, {
+    features: task.features,
+    language: task.language,
+    resources: 'lenient',
+    limits: { maxPages: task.maxPages, resourceBytes: task.resourceBytes },
+    knownPages,
+    ...(loader && { loader }),
+  });
+  const pages = result.pages.map((page) => ({ ...page, png: page.png && page.png.slice() }));
+  const output = {
+    pdf: new Uint8Array(0),
+    preview: { pages, warnings: result.warnings },
+    pages: pages.length,
+    timings: result.timings,
+    resources: { total: 0, failed: [], bytes: 0, digest: '' },
+    remoteRequests: loader?.requests ?? 0,
+  };
+  return { reply: { type: 'done', output }, transfer: pages.flatMap((page) => (page.png ? [page.png.buffer as ArrayBuffer] : [])) };
 }
 
 function classify(error: unknown): EngineFailure {

@@ -123,6 +123,25 @@ function storeContract(name: string, open: (clock: ManualClock) => Promise<Opene
       assert.equal((await store.usage(id))?.period.used, 1);
     });
 
+    it("should count editor downloads in the period's documents but in no key's spending", async () => {
+      const { id, keyId } = await account();
+      await store.chargeReservation((await store.reserveDocument(id, keyId)).id, 1);
+      await store.chargeReservation((await store.reserveDocument(id, keyId, 'editor')).id, 1);
+      await store.chargeReservation((await store.reserveDocument(id, keyId, 'editor')).id, 2);
+      await store.returnReservation((await store.reserveDocument(id, keyId, 'editor')).id, 'render_failed', undefined);
+      const usage = await store.usage(id);
+      assert.equal(usage?.period.used, 3);
+      assert.deepEqual(usage?.keys, [{ id: keyId, name: 'k', credits: 1 }]);
+    });
+
+    it('should leave a key that only downloaded through the editor out of the spending', async () => {
+      const { id, keyId } = await account();
+      await store.chargeReservation((await store.reserveDocument(id, keyId, 'editor')).id, 1);
+      const usage = await store.usage(id);
+      assert.equal(usage?.period.used, 1);
+      assert.deepEqual(usage?.keys, []);
+    });
+
     it('should return open reservations and release keys in progress once their lease expires, never a live one', async () => {
       const { id, keyId } = await account(1);
       const claim = await store.claimIdempotencyKey(id, 'k', 'print', DAY);
@@ -152,6 +171,20 @@ function storeContract(name: string, open: (clock: ManualClock) => Promise<Opene
       assert.equal((await sibling.claimIdempotencyKey(id, 'k', 'print', DAY)).claimed, false);
       clock.advance(LEASE_MS);
       assert.equal((await sibling.claimIdempotencyKey(id, 'k', 'print', DAY)).claimed, true);
+    });
+
+    it('should hold editor previews for an hour and say how many are held', async () => {
+      const { id } = await account();
+      const sibling = await instance();
+      assert.ok((await store.takeTokens(id, 'preview', 2, 1)).granted);
+      assert.ok((await sibling.takeTokens(id, 'preview', 2, 1)).granted);
+      assert.equal(await store.tokensHeld(id, 'preview', 2), 2);
+      const refused = await store.takeTokens(id, 'preview', 2, 1);
+      assert.ok(!refused.granted && refused.freeInMs > 59 * 60_000 && refused.freeInMs <= 60 * 60_000);
+      assert.equal(await sibling.tokensHeld(id, 'request', 5), 0, 'previews are not requests');
+      clock.advance(60 * 60_000);
+      assert.equal(await store.tokensHeld(id, 'preview', 2), 0);
+      assert.ok((await store.takeTokens(id, 'preview', 2, 1)).granted);
     });
 
     it('should hold requests per minute as a sliding window shared by instances, all of a batch or none', async () => {

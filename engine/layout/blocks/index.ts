@@ -2,6 +2,7 @@ import type { Block } from '../../document/types.js';
 import { throwIfAborted } from '../../errors.js';
 import { box, gap, INFINITE_COST, penalty, type BlockNodes, type BoxItem, type VBox, type VNode } from '../vertical.js';
 import { destination } from '../frame.js';
+import type { CachedLayout } from './block-cache.js';
 import type { BlockFrame, LayoutContext } from './context.js';
 import { layoutCode } from './code.js';
 import { layoutFigure } from './figure.js';
@@ -53,10 +54,11 @@ export function layoutBlock(block: Block, frame: BlockFrame, context: LayoutCont
 
 /**
  * A sequence of blocks, separated by the larger of the space after one and the space before
- * the next (as CSS collapses margins). Anchors, and blocks that hold nothing else, take no
+ * the next (as CSS collapses margins). `cached`: the document body's blocks, reused from an
+ * earlier layout (the editor's preview) where they are the same. Anchors, and blocks that hold nothing else, take no
  * space: their destinations go to the top of the next block's first box, or after the last one.
  */
-export function layoutBlocks(blocks: readonly Block[], frame: BlockFrame, context: LayoutContext): BlockNodes {
+export function layoutBlocks(blocks: readonly Block[], frame: BlockFrame, context: LayoutContext, cached?: CachedLayout): BlockNodes {
   const nodes: VNode[] = [];
   let spaceBefore = 0;
   let spaceAfter = 0;
@@ -67,7 +69,11 @@ export function layoutBlocks(blocks: readonly Block[], frame: BlockFrame, contex
   for (const block of blocks) {
     throwIfAborted(context.signal);
     if (block.kind === 'part') current = { ...frame, tag: context.tagger.add('Part', frame.tag) };
-    const laid = layoutBlock(block, current, context);
+    // Cached nodes must stay as they are: a block that destinations wait for (which go into its first box) is laid out anew.
+    const laid =
+      cached && waiting.length === 0
+        ? cached.cache.layout(block, current, context, cached.settings, (inner) => layoutBlock(block, current, inner))
+        : layoutBlock(block, current, context);
     const leading = first;
     if (block.kind === 'part') {
       if (nodes.length > 0) nodes.push(laid.nodes[0]!);

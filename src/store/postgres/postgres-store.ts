@@ -41,6 +41,7 @@ import {
   type AccountChanges,
   type CertificateSummary,
   type ClaimTicket,
+  type FrontEnd,
   type IdempotencyClaim,
   type Period,
   type Principal,
@@ -61,8 +62,8 @@ const RESERVE = `
                 ORDER BY starts_at DESC, id DESC LIMIT 1)
       AND included + granted - used - reserved > 0
     RETURNING id)
-  INSERT INTO reservations (period_id, key_id, state, created_at, holder, lease_until)
-  SELECT id, @keyId, 'reserved', @now, @holder, @leaseUntil FROM period
+  INSERT INTO reservations (period_id, key_id, front_end, state, created_at, holder, lease_until)
+  SELECT id, @keyId, @frontEnd, 'reserved', @now, @holder, @leaseUntil FROM period
   RETURNING id, period_id`;
 
 const LOCK_ACCOUNT = 'SELECT * FROM accounts WHERE id = @accountId FOR UPDATE';
@@ -201,9 +202,9 @@ export class PostgresStore implements Store {
     });
   }
 
-  async reserveDocument(accountId: string, keyId: string): Promise<Reservation> {
+  async reserveDocument(accountId: string, keyId: string, frontEnd: FrontEnd = 'api'): Promise<Reservation> {
     const now = this.clock.now();
-    const values = { accountId, keyId, now, holder: this.holder.id, leaseUntil: now + this.holder.leaseMs };
+    const values = { accountId, keyId, frontEnd, now, holder: this.holder.id, leaseUntil: now + this.holder.leaseMs };
     const reserve = () => transaction(this.pool, (client) => one<{ id: number; period_id: number }>(client, RESERVE, values), { durable: false });
     let reserved = await reserve();
     if (!reserved) {
@@ -328,6 +329,10 @@ export class PostgresStore implements Store {
   private async takeToken(on: Queryable, accountId: string, kind: TokenKind, slot: number, now: number): Promise<boolean> {
     const heldUntil = now + tokenHoldMs(kind, this.holder);
     return (await one(on, sql.TAKE_TOKEN, { accountId, kind, slot, holder: this.holder.id, heldUntil, now })) !== undefined;
+  }
+
+  async tokensHeld(accountId: string, kind: TokenKind, limit: number): Promise<number> {
+    return (await query(this.pool, sql.LIVE_TOKENS, { accountId, kind, limit, now: this.clock.now() })).rows.length;
   }
 
   async giveBackTokens(accountId: string, kind: TokenKind, slots: number[]): Promise<void> {

@@ -14,6 +14,7 @@ import {
   type AccountChanges,
   type CertificateSummary,
   type ClaimTicket,
+  type FrontEnd,
   type IdempotencyClaim,
   type KeySpending,
   type Period,
@@ -163,9 +164,9 @@ export class SqliteStore implements Store {
     });
   }
 
-  async reserveDocument(accountId: string, keyId: string): Promise<Reservation> {
+  async reserveDocument(accountId: string, keyId: string, frontEnd: FrontEnd = 'api'): Promise<Reservation> {
     const now = this.clock.now();
-    const reservation = { keyId, now, holder: this.holder.id, leaseUntil: now + this.holder.leaseMs };
+    const reservation = { keyId, frontEnd, now, holder: this.holder.id, leaseUntil: now + this.holder.leaseMs };
     return immediate(
       this.db,
       () => {
@@ -271,6 +272,10 @@ export class SqliteStore implements Store {
       },
       { durable: false },
     );
+  }
+
+  async tokensHeld(accountId: string, kind: TokenKind, limit: number): Promise<number> {
+    return guard(() => this.db.prepare(sql.LIVE_TOKENS).all({ accountId, kind, limit, now: this.clock.now() }).length);
   }
 
   async giveBackTokens(accountId: string, kind: TokenKind, slots: number[]): Promise<void> {

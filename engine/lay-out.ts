@@ -1,0 +1,73 @@
+/**
+ * The pipeline up to laid-out pages — parse, build, lay out — shared by the PDF (which paints
+ * them) and the editor's preview (which draws them as pictures).
+ */
+import { EmptyDocumentError, InvalidOptionError, throwIfAborted } from './errors.js';
+import { readFrontMatter, type FrontMatter } from './parse/front-matter.js';
+import { settingMessage } from './design/settings.js';
+import { resolveBounds, resolveFeatures, validateLanguage, type RenderOptions } from './options.js';
+import { parseMarkdown } from './parse/markdown.js';
+import { buildDocument } from './document/build.js';
+import type { QuireDocument } from './document/types.js';
+import type { BlockCache } from './layout/blocks/block-cache.js';
+import { layoutDocument } from './layout/document.js';
+import type { LaidOutDocument } from './layout/frame.js';
+import { PhaseClock } from './phase-clock.js';
+import type { ResourceLoader } from './resources/loader.js';
+import { harfBuzzReady } from './text/harfbuzz.js';
+
+export interface Source {
+  markdown: string;
+  path: string | null;
+  loader: ResourceLoader;
+}
+
+export interface LaidOut {
+  document: QuireDocument;
+  laidOut: LaidOutDocument;
+  /** Marked up to `render`; the caller marks what it does next. */
+  clock: PhaseClock;
+}
+
+/** `blockCache`: top-level blocks laid out before (the preview's), used when the document is untagged. */
+export async function layOutSources(sources: readonly Source[], options: RenderOptions, blockCache?: BlockCache): Promise<LaidOut> {
+  const clock = new PhaseClock();
+  const features = resolveFeatures(options.features);
+  const language = options.language === undefined ? undefined : validateLanguage(options.language);
+  const bounds = resolveBounds(options.limits?.bounds);
+  const design = designOption(options.design);
+  const signal = options.limits?.signal;
+  if (sources.every((source) => source.markdown.length === 0)) throw new EmptyDocumentError();
+
+  // Parsing needs no HarfBuzz, so in a fresh process it runs while HarfBuzz's WebAssembly compiles.
+  const parts = sources.map((source) => ({ source: parseMarkdown(source.markdown, features, bounds), loader: source.loader, path: source.path }));
+  await harfBuzzReady;
+  clock.mark('setup');
+
+  throwIfAborted(signal);
+  const document = await buildDocument(parts, {
+    features,
+    language,
+    bounds,
+    signal,
+    resourceMode: options.resources ?? 'strict',
+    resourceBytes: options.limits?.resourceBytes ?? Number.POSITIVE_INFINITY,
+    metadata: options.metadata ?? {},
+    design,
+  });
+  throwIfAborted(signal);
+  const laidOut = layoutDocument(document, { maxPages: options.limits?.maxPages, signal, ...(blockCache && { blockCache }) });
+  clock.mark('render');
+
+  return { document, laidOut, clock };
+}
+
+/** The `design` option: the same keys as front matter, refused with the option's name. */
+function designOption(input: unknown): FrontMatter {
+  if (input === undefined || input === null) return {};
+  if (typeof input !== 'object' || Array.isArray(input)) throw new InvalidOptionError('design', 'design must be an object of front matter keys');
+  return readFrontMatter(input as Record<string, unknown>, (key, value, expected) => {
+    throw new InvalidOptionError(`design.${key}`, settingMessage(key, value, expected));
+  });
+}
+

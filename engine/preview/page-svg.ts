@@ -1,0 +1,139 @@
+/**
+ * One laid-out page as SVG, drawn from the same frames the PDF painter reads — so the editor's
+ * preview is the PDF's pages, breaks included, without rasterising the PDF. Glyphs become
+ * outlines from the very faces layout shaped with (each outline defined once per page and placed
+ * with <use>), so resvg needs no fonts of its own.
+ */
+import type { FrameItem, GlyphRunItem, Page, PathItem, RectItem } from '../layout/frame.js';
+import type { Color } from '../layout/theme.js';
+import { fontLibrary } from '../text/font-library.js';
+import { watermarkSvg } from './watermark-svg.js';
+
+const WHITE: Color = [255, 255, 255];
+
+export function pageSvg(page: Page, pageColor: Color | null): string {
+  const glyphs = new GlyphDefs();
+  const body: string[] = [`<rect width="${n(page.width)}" height="${n(page.height)}" fill="${hex(pageColor ?? WHITE)}"/>`];
+  for (const item of page.items) {
+    const drawn = itemSvg(item, glyphs);
+    if (drawn) body.push(drawn);
+  }
+  body.push(watermarkSvg(page.width, page.height, pageColor !== null && luminance(pageColor) < 0.5));
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${n(page.width)}" height="${n(page.height)}" viewBox="0 0 ${n(page.width)} ${n(page.height)}">` +
+    `<defs>${glyphs.defs()}</defs>${body.join('')}</svg>`
+  );
+}
+
+function itemSvg(item: FrameItem, glyphs: GlyphDefs): string | null {
+  switch (item.kind) {
+    case 'glyphs':
+      return item.invisible ? null : glyphRunSvg(item, glyphs);
+    case 'rect':
+      return rectSvg(item);
+    case 'line':
+      return `<line x1="${n(item.x1)}" y1="${n(item.y1)}" x2="${n(item.x2)}" y2="${n(item.y2)}" stroke="${hex(item.color)}" stroke-width="${n(item.width)}"/>`;
+    case 'path':
+      return pathSvg(item);
+    case 'image': {
+      const uri = `data:image/${item.image.format};base64,${Buffer.from(item.image.bytes).toString('base64')}`;
+      return `<image x="${n(item.x)}" y="${n(item.y)}" width="${n(item.width)}" height="${n(item.height)}" preserveAspectRatio="none" xlink:href="${uri}"/>`;
+    }
+    case 'link':
+    case 'dest':
+    case 'struct-mark':
+      return null;
+  }
+}
+
+/** Each glyph at its pen position; `dy` is upwards, as in the PDF painter. */
+function glyphRunSvg(run: GlyphRunItem, glyphs: GlyphDefs): string {
+  const face = fontLibrary.known(run.face);
+  const scale = run.size / face.unitsPerEm;
+  const uses: string[] = [];
+  let pen = run.x;
+  for (const glyph of run.glyphs) {
+    const id = glyphs.use(run.face, glyph.id);
+    if (id) uses.push(`<use xlink:href="#${id}" transform="translate(${n(pen + glyph.dx)} ${n(run.y - glyph.dy)}) scale(${fine(scale)} ${fine(-scale)})"/>`);
+    pen += glyph.advance;
+  }
+  return uses.length === 0 ? '' : `<g fill="${hex(run.color)}">${uses.join('')}</g>`;
+}
+
+function rectSvg(item: RectItem): string {
+  const radius = item.radius > 0 ? ` rx="${n(Math.min(item.radius, item.width / 2, item.height / 2))}"` : '';
+  const stroke = item.stroke ? ` stroke="${hex(item.stroke)}" stroke-width="${n(item.lineWidth)}"` : '';
+  return `<rect x="${n(item.x)}" y="${n(item.y)}" width="${n(item.width)}" height="${n(item.height)}"${radius} fill="${item.fill ? hex(item.fill) : 'none'}"${stroke}/>`;
+}
+
+function pathSvg(item: PathItem): string {
+  const fill = item.fill ? `fill="${hex(item.fill)}" fill-opacity="${n(item.fillOpacity)}" fill-rule="${item.fillRule}"` : 'fill="none"';
+  const s = item.stroke;
+  const stroke = s
+    ? ` stroke="${hex(s.color)}" stroke-opacity="${n(s.opacity)}" stroke-width="${n(s.width)}" stroke-linecap="${s.cap}" stroke-linejoin="${s.join}"` +
+      (s.dash && s.dash.some((length) => length > 0) ? ` stroke-dasharray="${s.dash.map(n).join(' ')}"` : '')
+    : '';
+  return `<path transform="matrix(${item.matrix.map(n).join(' ')})" d="${escapeAttribute(item.d)}" ${fill}${stroke}/>`;
+}
+
+/** Glyph outlines used on one page, in font units with y up; outlines are read once per process. */
+export class GlyphDefs {
+  private readonly used = new Map<string, string>();
+
+  /** The id to <use> for a glyph, or null for one with no outline (a space). */
+  use(faceKey: string, glyphId: number): string | null {
+    const key = `${faceKey}\u0000${glyphId}`;
+    const d = glyphOutline(faceKey, glyphId);
+    if (d === '') return null;
+    let id = this.used.get(key);
+    if (id === undefined) {
+      id = `g${this.used.size}`;
+      this.used.set(key, id);
+    }
+    return id;
+  }
+
+  defs(): string {
+    const defs: string[] = [];
+    for (const [key, id] of this.used) {
+      const [faceKey, glyphId] = key.split('\u0000') as [string, string];
+      defs.push(`<path id="${id}" d="${glyphOutline(faceKey, Number(glyphId))}"/>`);
+    }
+    return defs.join('');
+  }
+}
+
+const outlines = new Map<string, string>();
+
+function glyphOutline(faceKey: string, glyphId: number): string {
+  const key = `${faceKey}\u0000${glyphId}`;
+  let d = outlines.get(key);
+  if (d === undefined) {
+    d = fontLibrary.known(faceKey).font.getGlyph(glyphId).path.toSVG();
+    outlines.set(key, d);
+  }
+  return d;
+}
+
+/** Relative brightness, 0 (black) to 1 (white), enough to tell a dark page from a light one. */
+function luminance([r, g, b]: Color): number {
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+}
+
+function hex(color: Color): string {
+  return `#${color.map((channel) => Math.round(channel).toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Numbers short enough to keep a page's SVG small, precise to a hundredth of a point. */
+function n(value: number): string {
+  return String(Math.round(value * 100) / 100);
+}
+
+/** Glyph scales are small (size ÷ units per em): they keep six significant digits. */
+function fine(value: number): string {
+  return String(Number(value.toPrecision(6)));
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}

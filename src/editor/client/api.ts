@@ -1,0 +1,76 @@
+/** The editor's calls to its own service: previews, downloads and usage, with the signed-in key. */
+
+export interface PreviewPage {
+  hash: string;
+  width: number;
+  height: number;
+  /** Base64 PNG, or null when the page's hash was among the known ones. */
+  png: string | null;
+  /** The page's text lines and their baselines in points (null with the PNG). */
+  lines: { y: number; text: string }[] | null;
+}
+
+export interface PreviewAnswer {
+  pages: PreviewPage[];
+  warnings: string[];
+  previews_left: number;
+  previews_per_hour: number;
+}
+
+/** The service's error body (SPEC "Error body"), with the status and Retry-After. */
+export class ServiceProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly retryAfterSeconds: number | null,
+    readonly details: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export interface RenderInput {
+  markdown: string;
+  features: Record<string, boolean | string>;
+}
+
+export async function fetchPreview(key: string, input: RenderInput, knownPages: string[]): Promise<PreviewAnswer> {
+  const response = await fetch('/editor/preview', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ...input, known_pages: knownPages }),
+  });
+  if (!response.ok) throw await problem(response);
+  return (await response.json()) as PreviewAnswer;
+}
+
+export async function fetchPdf(key: string, input: RenderInput, idempotencyKey: string, filename: string): Promise<{ pdf: Blob; replay: boolean; pages: number }> {
+  const response = await fetch('/editor/download', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
+    body: JSON.stringify({ ...input, filename }),
+  });
+  if (!response.ok) throw await problem(response);
+  return { pdf: await response.blob(), replay: response.headers.get('x-service-replay') === 'true', pages: Number(response.headers.get('x-service-pages')) };
+}
+
+/** Checks a key by reading usage: 200 for a live key. */
+export async function fetchUsage(key: string): Promise<{ limits: { previews_per_hour: number }; credits_used: number; credits_included: number; credits_granted: number }> {
+  const response = await fetch('/v1/usage', { headers: { Authorization: `Bearer ${key}` } });
+  if (!response.ok) throw await problem(response);
+  return (await response.json()) as Awaited<ReturnType<typeof fetchUsage>>;
+}
+
+async function problem(response: Response): Promise<ServiceProblem> {
+  const retry = response.headers.get('retry-after');
+  let body: Record<string, unknown> = {};
+  try {
+    body = (await response.json()) as Record<string, unknown>;
+  } catch {
+    // Not the service's JSON (a proxy's page): the status says enough.
+  }
+  const code = typeof body.code === 'string' ? body.code : 'internal_error';
+  const message = typeof body.error === 'string' ? body.error : `The service answered ${response.status}.`;
+  return new ServiceProblem(response.status, code, message, retry === null ? null : Number(retry), body);
+}

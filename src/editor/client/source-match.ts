@@ -1,0 +1,27 @@
+/**
+ * Where a line of a page comes from in the Markdown: its words searched for in the source
+ * (markup between them allowed), the occurrence nearest the line's share of the document
+ * chosen. A line with no findable words falls back to that share alone.
+ */
+const WORD = /[\p{L}\p{N}]{3,}/gu;
+const RUNS = [3, 2, 1];
+
+/** The offset in `source` the page line `text` was set from, or `estimate` when it cannot be found. */
+export function sourceOffsetOf(text: string, source: string, estimate: number): number {
+  const words = text.match(WORD) ?? [];
+  for (const size of RUNS) {
+    for (let start = 0; start + size <= words.length; start += 1) {
+      const pattern = new RegExp(words.slice(start, start + size).map(escape).join('[^\\p{L}\\p{N}]{1,12}'), 'gu');
+      let best: number | null = null;
+      for (const match of source.matchAll(pattern)) {
+        if (best === null || Math.abs(match.index - estimate) < Math.abs(best - estimate)) best = match.index;
+      }
+      if (best !== null) return best;
+    }
+  }
+  return estimate;
+}
+
+function escape(word: string): string {
+  return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,94 @@
+/**
+ * POST /editor/preview: the editor's pages as pictures. Authenticated like the API; free
+ * refusals first (body, budgets), then one preview counted against previews per hour, then the
+ * document laid out in a render worker exactly as the PDF would be and its pages drawn as PNG
+ * with a PREVIEW mark (`X-Service-Delivery: raster`). No document is reserved or charged.
+ */
+import { authenticate } from '../http/authenticate.js';
+import { parseJsonBody } from '../http/json-body.js';
+import { accountBodyCeiling, type BodyCeiling } from '../limits/body-ceiling.js';
+import { checkBudgets, measureDocument } from '../limits/budgets.js';
+import { effectiveLimits, MIB, PLANS } from '../limits/plans.js';
+import { renderLimits } from '../limits/render-limits.js';
+import { newFetchId } from '../net/fetch-id.js';
+import { failureError } from '../render/render-failure.js';
+import { parseRenderRequest } from '../render/render-request.js';
+import type { RenderDeps } from '../render/render-flow.js';
+import { invalidRequest } from '../service-error.js';
+import { admitPreview } from './preview-limit.js';
+
+export interface IncomingPreview {
+  authorization: string | undefined;
+  body(ceiling: BodyCeiling): Promise<Uint8Array>;
+}
+
+/** Failures before the engine ran: the preview is not counted. */
+const NOT_STARTED: ReadonlySet<string> = new Set(['queue_full', 'unavailable']);
+
+/** A page hash as renderPreview makes them. */
+const PAGE_HASH = /^[0-9a-f]{32}$/;
+const MAX_KNOWN_PAGES = 4096;
+
+export async function previewDocument(deps: RenderDeps, incoming: IncomingPreview): Promise<Response> {
+  const { account } = await authenticate(deps.store, incoming.authorization);
+  const limits = effectiveLimits(account.plan, account.overrides);
+  const json = await parseJsonBody(await incoming.body(accountBodyCeiling(account.plan, limits, deps.deployment.maxBodyBytes)));
+  const { knownPages, rest } = splitKnownPages(json);
+  const request = await parseRenderRequest({ json: rest });
+  const measure = measureDocument(request.markdown, request.features);
+  checkBudgets(measure, limits, account.plan);
+  const admitted = await admitPreview(deps.store, account, limits);
+
+  const pageAndTime = renderLimits(account.plan, limits, deps.deployment);
+  const result = await deps.pool.run(
+    {
+      markdown: request.markdown,
+      features: request.features,
+      language: request.language,
+      resources: 'lenient',
+      maxPages: pageAndTime.pages.value,
+      resourceBytes: Math.floor(limits.resources_mb * MIB),
+      remoteResources: PLANS[account.plan].remoteResources,
+      fetchId: newFetchId(),
+      preview: { knownPages },
+    },
+    pageAndTime.time.value * 1000,
+    account.id,
+  );
+  if (!result.ok) {
+    if (NOT_STARTED.has(result.failure.kind)) await admitted.giveBack();
+    throw failureError(result.failure, { plan: account.plan, limits, renderLimits: pageAndTime, log: deps.log });
+  }
+  const left = admitted.left;
+  const preview = result.output.preview!;
+  const body = {
+    pages: preview.pages.map((page) => ({
+      hash: page.hash,
+      width: page.width,
+      height: page.height,
+      png: page.png === null ? null : Buffer.from(page.png).toString('base64'),
+      lines: page.lines,
+    })),
+    warnings: preview.warnings,
+    previews_left: left,
+    previews_per_hour: limits.previews_per_hour,
+  };
+  return new Response(JSON.stringify(body), {
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Service-Delivery': 'raster',
+      'X-Service-Pages': String(preview.pages.length),
+      'X-Service-Previews-Left': String(left),
+    },
+  });
+}
+
+/** `known_pages` is the preview's own field; everything else is a render body, checked as POST /v1/render checks it. */
+function splitKnownPages(json: unknown): { knownPages: string[]; rest: unknown } {
+  if (json === null || typeof json !== 'object' || Array.isArray(json) || !('known_pages' in json)) return { knownPages: [], rest: json };
+  const { known_pages: known, ...rest } = json as Record<string, unknown>;
+  if (!Array.isArray(known) || known.length > MAX_KNOWN_PAGES || !known.every((hash) => typeof hash === 'string' && PAGE_HASH.test(hash))) {
+    throw invalidRequest('invalid_field', `"known_pages" must be a list of at most ${MAX_KNOWN_PAGES} page hashes.`);
+  }
+  return { knownPages: known as string[], rest };
+}

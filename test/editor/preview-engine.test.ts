@@ -1,0 +1,64 @@
+/**
+ * The preview engine: pages laid out incrementally (blocks reused from earlier previews) must be
+ * the pages a fresh, tagged layout of the same text makes — the PDF's — page for page, after
+ * edits of every kind; and an edit redraws only the pages it changed.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { folderLoader, renderPreview, type ResourceLoader } from '../../engine/index.js';
+import { layOutSources } from '../../engine/lay-out.js';
+import { pageFingerprint } from '../../engine/preview/page-fingerprint.js';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
+const ZOOM = 1.5;
+
+async function freshHashes(markdown: string, loader: ResourceLoader): Promise<{ hashes: string[]; warnings: string[] }> {
+  const { laidOut, document } = await layOutSources([{ markdown, path: null, loader }], { resources: 'lenient' });
+  return { hashes: laidOut.pages.map((page) => pageFingerprint(page, laidOut.pageColor, ZOOM)), warnings: [...document.warnings, ...laidOut.warnings] };
+}
+
+/** Edits of several kinds at a paragraph break near `share` of the text. */
+function edits(markdown: string, share: number): string[] {
+  const at = markdown.indexOf('\n\n', Math.floor(markdown.length * share));
+  const before = markdown.slice(0, at);
+  const after = markdown.slice(at);
+  return [
+    `${before} and a few more words typed here${after}`,
+    `${before}\n\n## A heading inserted\n\nWith a paragraph under it.${after}`,
+    `${before}${after.replace(/\n\n[^\n]*\n/, '\n\n')}`,
+    `${before}\n\n$$\n\\frac{1}{\n$$${after}`,
+    markdown,
+  ];
+}
+
+describe('incremental preview layout', () => {
+  for (const file of ['README.md', 'docs/markdown.md', 'fixtures/kitchen-sink.md', 'fixtures/german.md', 'fixtures/images.md', 'fixtures/rtl.md', 'fixtures/table-200.md']) {
+    it(`should draw ${file} after each edit exactly as a fresh layout does`, async () => {
+      const markdown = readFileSync(path.join(ROOT, file), 'utf8');
+      const loader = folderLoader(path.dirname(path.join(ROOT, file)));
+      const first = await renderPreview(markdown, { loader, pixelsPerPoint: ZOOM });
+      let known = first.pages.map((page) => page.hash);
+      for (const [index, edited] of [...edits(markdown, 0.3), ...edits(markdown, 0.7)].entries()) {
+        const preview = await renderPreview(edited, { loader, pixelsPerPoint: ZOOM, knownPages: known });
+        const fresh = await freshHashes(edited, loader);
+        assert.deepEqual(preview.pages.map((page) => page.hash), fresh.hashes, `edit ${index}: the same pages`);
+        assert.deepEqual(preview.warnings, fresh.warnings, `edit ${index}: the same warnings`);
+        const drawn = preview.pages.filter((page) => page.png !== null).length;
+        assert.equal(drawn, preview.pages.filter((page) => !known.includes(page.hash)).length);
+        known = preview.pages.map((page) => page.hash);
+      }
+    });
+  }
+
+  it('should redraw one page of a long document for a word typed on it', async () => {
+    const markdown = readFileSync(path.join(ROOT, 'docs/markdown.md'), 'utf8');
+    const loader = folderLoader(path.join(ROOT, 'docs'));
+    const first = await renderPreview(markdown, { loader });
+    const cut = markdown.indexOf('.\n', Math.floor(markdown.length / 2));
+    const edited = await renderPreview(`${markdown.slice(0, cut)} word${markdown.slice(cut)}`, { loader, knownPages: first.pages.map((page) => page.hash) });
+    assert.ok(first.pages.length > 10);
+    assert.equal(edited.pages.filter((page) => page.png !== null).length, 1);
+  });
+});
