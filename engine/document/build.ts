@@ -120,7 +120,8 @@ export async function buildDocument(parts: readonly DocumentPart[], settings: Bu
     if (repeated) blocks.splice(at, 1, ...anchorsIn(repeated.content), title);
     else blocks.splice(at === -1 ? blocks.length : at, 0, title);
   } else if (design.titlePage || design.coverImage !== null) warnFor(parts[0]!)('title_page and cover_image need a title in the front matter: left out');
-  if (design.numberHeadings) numberHeadings(blocks);
+  const titleBlock = frontMatter.title === undefined ? titleHeading(blocks) : null;
+  if (design.numberHeadings) numberHeadings(blocks, titleBlock);
   if (frontMatter.toc) await insertToc(blocks, frontMatter.tocDepth ?? DEFAULT_TOC_DEPTH, settings.features);
 
   const footnoteDefinitions: FootnoteDefinition[] = [];
@@ -138,6 +139,7 @@ export async function buildDocument(parts: readonly DocumentPart[], settings: Bu
       theme: frontMatter.theme ?? settings.features.theme,
       design,
       displayDate: frontMatter.date,
+      titleHeading: titleBlock?.kind === 'heading' ? titleBlock.id : null,
       toc: frontMatter.toc ?? false,
       author: metadata.author ?? (frontMatter.authors?.length ? frontMatter.authors.join(', ') : undefined),
       subject: metadata.subject,
@@ -381,9 +383,21 @@ async function insertToc(blocks: Block[], depth: number, features: Features): Pr
   const entries: TocEntry[] = [];
   for (const heading of headings) {
     const link = { target: { kind: 'internal' as const, dest: heading.id }, description: heading.text };
-    entries.push({ level: heading.level, content: await textInlines(heading.text, { ...PLAIN, link }, features.emoji), dest: heading.id });
+    const number = heading.number === undefined ? null : textInlines(heading.number, { ...PLAIN, link }, false);
+    const text = heading.number === undefined ? heading.text : heading.text.slice(heading.number.length + 1);
+    entries.push({ level: heading.level, number: await number, content: await textInlines(text, { ...PLAIN, link }, features.emoji), dest: heading.id });
   }
   blocks.splice(title ? at + 1 : blocks[0]?.kind === 'part' ? 1 : 0, 0, { kind: 'toc', entries });
+}
+
+/**
+ * The heading that is the document's title when the front matter names none: a leading H1 that
+ * is the only H1 (with several, the first is a chapter like the others).
+ */
+function titleHeading(blocks: readonly Block[]): Block | null {
+  const leading = blocks[leadingIndex(blocks)];
+  if (leading?.kind !== 'heading' || leading.level !== 1) return null;
+  return blocks.some((block) => block !== leading && block.kind === 'heading' && block.level === 1) ? null : leading;
 }
 
 /** Where the first block that shows something is (anchors and a file's start only name its place); -1 for none. */

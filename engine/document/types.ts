@@ -26,6 +26,8 @@ export interface DocumentMeta {
   design: DesignSettings;
   /** The front matter's date as written, for `{date}` in headers and footers. */
   displayDate: string | undefined;
+  /** The id of the heading that is the document's title (a lone leading H1, no front matter title): no section. */
+  titleHeading: string | null;
   toc: boolean;
   author: string | undefined;
   subject: string | undefined;
@@ -99,7 +101,7 @@ export type Block =
   /** `align` from HTML (`<p align="center">`, `text-align`); null or absent follows the theme. */
   | { kind: 'paragraph'; content: Inline[]; align?: Align }
   /** `unnumbered`: written `{-}`, left out of `number_headings`. */
-  | { kind: 'heading'; level: HeadingLevel; content: Inline[]; id: string; text: string; align?: Align; unnumbered?: boolean }
+  | { kind: 'heading'; level: HeadingLevel; content: Inline[]; id: string; text: string; align?: Align; unnumbered?: boolean; /** Given by `number_headings` (then also leading `content` and `text`). */ number?: string }
   | { kind: 'code'; text: string; language: string | null; /** Tokens per line, when highlighted or holding emoji. */ lines: HighlightedLine[] | null; note: string | null }
   /** `alert` marks a GitHub alert (`> [!NOTE]`), drawn in its kind's colour under its title. */
   | { kind: 'quote'; children: Block[]; alert: AlertKind | null }
@@ -137,7 +139,9 @@ export interface FootnoteDefinition {
 
 export interface TocEntry {
   level: HeadingLevel;
-  /** The heading's text, linked to it, emoji drawn. */
+  /** The heading's number (`number_headings`), linked to it, set in a column of its own; null for none. */
+  number: Inline[] | null;
+  /** The heading's text without its number, linked to it, emoji drawn. */
   content: Inline[];
   dest: string;
 }

@@ -65,7 +65,9 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
   const footnotes = layoutFootnotes(document.footnotes, noteFrame, context);
   const cut = cutPages(document.blocks, frame, context, { geometry, palette, footnotes, maxPages: settings.maxPages, signal: settings.signal }, meta.design.columns, cached);
   const outline = outlineOf(document.blocks);
-  const laidOut = finishPages(cut, context, { design: meta.design, values: { title: meta.title ?? '', author: meta.author ?? '', date: meta.displayDate ?? '' }, outline, titlePage: document.blocks.some((block) => block.kind === 'title' && block.ownPage) });
+  // The heading that stands for the title is no section of the document, as LaTeX's \title is none.
+  const sections = outline.filter((entry) => entry.dest !== meta.titleHeading);
+  const laidOut = finishPages(cut, context, { design: meta.design, values: { title: meta.title ?? '', author: meta.author ?? '', date: meta.displayDate ?? '' }, sections, titlePage: document.blocks.some((block) => block.kind === 'title' && block.ownPage) });
   pushAll(warnings, missingGlyphWarnings(laidOut));
   const scale = typeScale(meta.design);
   const pages = scale === 1 ? laidOut : laidOut.map((page) => ({ items: page.items.map((item) => scaleItem(item, scale)), width: page.width * scale, height: page.height * scale }));
@@ -100,7 +102,8 @@ function footnoteHeights(definitions: readonly FootnoteDefinition[], frame: Bloc
 interface Furniture {
   design: DesignSettings;
   values: DocumentValues;
-  outline: readonly OutlineEntry[];
+  /** The outline's entries that `{section}` may name. */
+  sections: readonly OutlineEntry[];
   /** The first page is a title page of its own, with no header or footer. */
   titlePage: boolean;
 }
@@ -120,7 +123,7 @@ function finishPages(cut: CutPage[], context: LayoutContext, furniture: Furnitur
       firstDests.add(item);
     }
   });
-  const sections = pageSections(cut.map((page) => page.items.flatMap((item) => (item.kind === 'dest' ? [item.name] : []))), furniture.outline);
+  const sections = pageSections(cut.map((page) => page.items.flatMap((item) => (item.kind === 'dest' ? [item.name] : []))), furniture.sections);
   const { palette } = context;
   const lost = new Set<string>();
   return cut.map((page, index) => {

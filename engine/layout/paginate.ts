@@ -64,6 +64,7 @@ export function paginate(nodes: readonly VNode[], settings: PaginateSettings): C
   paginateRun(nodes, settings.geometry, settings, state);
   // Figures still waiting when the document ends get pages of their own.
   flushDeferred(settings.geometry, settings, state);
+  if (settings.columns) balanceLastPage(nodes, settings, state);
   // A document with nothing to draw is still a valid PDF: one empty page.
   if (state.pages.length === 0) state.pages.push({ items: [], geometry: settings.geometry });
   return settings.columns ? pairColumns(state.pages) : state.pages;
@@ -71,10 +72,14 @@ export function paginate(nodes: readonly VNode[], settings: PaginateSettings): C
 
 /** The region the next cut fills: the page's text block, or the next column. */
 function nextRegion(geometry: PageGeometry, settings: PaginateSettings, state: Pagination): Region {
+  return regionAt(state.pages.length, geometry, settings);
+}
+
+/** The region of the cut numbered `index` from 0. */
+function regionAt(index: number, geometry: PageGeometry, settings: PaginateSettings): Region {
   const whole = { top: geometry.marginTop, height: geometry.contentHeight, dx: 0 };
   const columns = settings.columns;
   if (!columns) return whole;
-  const index = state.pages.length;
   const top = index < 2 ? columns.firstPageTop : 0;
   return { top: whole.top + top, height: whole.height - top, dx: index % 2 === 0 ? 0 : columns.step };
 }
@@ -96,6 +101,17 @@ interface Pagination {
   /** Footnotes already set on an earlier page. */
   printed: Set<number>;
   /** Figures that did not fit the page before, set first on the next. */
+  deferred: VBox[][];
+  /** In two columns: where the last page's left column started, for balancing the last page. */
+  lastPage?: PageStart;
+}
+
+/** The state as a page's first cut began (the sets only grow, so their sizes then say what they held). */
+interface PageStart {
+  node: number;
+  cuts: number;
+  headersShown: number;
+  printed: number;
   deferred: VBox[][];
 }
 
@@ -120,6 +136,9 @@ function paginateRun(nodes: readonly VNode[], geometry: PageGeometry, settings: 
       start = run.end;
       continue;
     }
+    if (settings.columns && state.pages.length % 2 === 0) {
+      state.lastPage = { node: start, cuts: state.pages.length, headersShown: state.headerShown.size, printed: state.printed.size, deferred: state.deferred };
+    }
     const region = nextRegion(geometry, settings, state);
     const page = fillPage(nodes, start, region.height, state, settings.footnotes);
     addPage(page, geometry, region, settings, state);
@@ -128,6 +147,65 @@ function paginateRun(nodes: readonly VNode[], geometry: PageGeometry, settings: 
     if (settings.columns && forced && state.pages.length % 2 === 1) state.pages.push({ items: [], geometry });
     start = page.end;
   }
+}
+
+/**
+ * Sets the last page of two columns with its columns of equal height, as LaTeX's multicol and
+ * journals end an article, rather than a full left column beside a short or empty right one: the
+ * least height into which what the page holds still fits two columns, found by bisection. A page
+ * with figures waiting or floating, or with a forced break, keeps its cut. Both columns stay
+ * unstretched, their lines level from the top.
+ */
+function balanceLastPage(nodes: readonly VNode[], settings: PaginateSettings, state: Pagination): void {
+  const mark = state.lastPage;
+  if (!mark || state.pages.length > mark.cuts + 2 || mark.deferred.length > 0 || state.deferred.length > 0) return;
+  for (let index = mark.node; index < nodes.length; index++) {
+    const node = nodes[index]!;
+    if (node.kind === 'float' || node.kind === 'landscape' || (node.kind === 'penalty' && node.cost <= -INFINITE_COST)) return;
+  }
+  const { geometry } = settings;
+  const full = regionAt(mark.cuts, geometry, settings);
+  const columnsOf = (height: number): CutPage[] | null => {
+    const trial: Pagination = {
+      pages: [],
+      headerShown: new Set([...state.headerShown].slice(0, mark.headersShown)),
+      printed: new Set([...state.printed].slice(0, mark.printed)),
+      deferred: [],
+    };
+    let start = mark.node;
+    for (const cut of [mark.cuts, mark.cuts + 1]) {
+      start = skipDiscardable(nodes, start);
+      if (start >= nodes.length) break;
+      const page = fillPage(nodes, start, height, trial, settings.footnotes);
+      // A column too short for what must stay together is cut where no break is allowed: too short.
+      const legal = page.end >= nodes.length || isLegalBreak(nodes, page.end);
+      if (!legal || usedHeight(page, settings.footnotes) > height + 0.01) return null;
+      // Footnotes still sit at the foot of the column's full height.
+      addPage({ ...page, fill: 0 }, geometry, regionAt(cut, geometry, settings), settings, trial);
+      start = page.end;
+    }
+    return skipDiscardable(nodes, start) >= nodes.length ? trial.pages : null;
+  };
+  let [short, tall] = [0, full.height];
+  let best = columnsOf(tall);
+  if (!best) return;
+  while (tall - short > BALANCE_PRECISION) {
+    const middle = (short + tall) / 2;
+    const columns = columnsOf(middle);
+    if (columns) [tall, best] = [middle, columns];
+    else short = middle;
+  }
+  state.pages.splice(mark.cuts, state.pages.length - mark.cuts, ...best);
+}
+
+/** How near the least balanced height the bisection comes, in points. */
+const BALANCE_PRECISION = 0.5;
+
+/** The height a filled page takes: its boxes, and its footnotes with the gap above them. */
+function usedHeight(page: FilledPage, bodies: Map<number, VBox[]>): number {
+  const text = page.placed.reduce((most, { box, y }) => Math.max(most, y + box.height), 0);
+  if (page.footnotes.length === 0) return text;
+  return text + METRICS.footnoteGap + page.footnotes.reduce((sum, number) => sum + bodyHeight(bodies.get(number)!), 0);
 }
 
 /** Pages (or columns) of nothing but the figures still waiting. */

@@ -4,7 +4,8 @@ import { fillTemplate, RUNNING_SLOTS, type PlaceholderValues, type RunningLine }
 import type { FrameItem, OutlineEntry } from './frame.js';
 import type { PageGeometry } from './theme.js';
 import { METRICS } from './theme.js';
-import { placedLabel } from './blocks/label.js';
+import { labelWidth, placedLabel } from './blocks/label.js';
+import { shortened, slotLimits } from './running-line-fit.js';
 import { bodyLook } from './blocks/looks.js';
 import type { LayoutContext } from './blocks/context.js';
 
@@ -48,15 +49,29 @@ export function runningLineItems(page: PageFacts, design: DesignSettings, docume
   return items;
 }
 
+/** Between the texts of a running line, at the least: two ems of its type. */
+const SLOT_GAP_EM = 2;
+/** No character of a running line is wider than this (UTF-16 units: an emoji's two count twice). */
+const WIDEST_CHARACTER_EM = 1.1;
+
 function lineItems(line: RunningLine, baseline: number, geometry: PageGeometry, values: PlaceholderValues, context: LayoutContext): FrameItem[] {
   const look = { ...bodyLook(context.palette), size: METRICS.footerSize, color: context.palette.muted };
   const x = { left: geometry.marginInner, center: geometry.marginInner + geometry.contentWidth / 2, right: geometry.marginInner + geometry.contentWidth };
-  return RUNNING_SLOTS.flatMap((slot) => {
-    const template = line[slot];
-    if (template === null) return [];
-    const text = fillTemplate(template, values).trim();
-    return text === '' ? [] : placedLabel(text, look, { x: x[slot], align: slot }, baseline, null, context);
-  });
+  const placed = (text: string, slot: (typeof RUNNING_SLOTS)[number]) => (text === '' ? [] : placedLabel(text, look, { x: x[slot], align: slot }, baseline, null, context));
+  const texts = { left: '', center: '', right: '' };
+  for (const slot of RUNNING_SLOTS) texts[slot] = line[slot] === null ? '' : fillTemplate(line[slot], values).trim();
+  const gap = SLOT_GAP_EM * METRICS.footerSize;
+  // Most lines are short: laid out once, unmeasured, when even a generous bound on each text's
+  // width fits its place (narrower texts leave every place at least as wide).
+  const bound = (text: string) => text.length * WIDEST_CHARACTER_EM * METRICS.footerSize;
+  const bounds = { left: bound(texts.left), center: bound(texts.center), right: bound(texts.right) };
+  const roomy = slotLimits(bounds, geometry.contentWidth, gap);
+  if (RUNNING_SLOTS.every((slot) => bounds[slot] <= roomy[slot])) return RUNNING_SLOTS.flatMap((slot) => placed(texts[slot], slot));
+  const measure = (text: string) => (text === '' ? 0 : labelWidth(text, look, context));
+  const widths = { left: measure(texts.left), center: measure(texts.center), right: measure(texts.right) };
+  // A long title or section is shortened with an ellipsis rather than run into its neighbour.
+  const limits = slotLimits(widths, geometry.contentWidth, gap);
+  return RUNNING_SLOTS.flatMap((slot) => placed(widths[slot] <= limits[slot] + 0.01 ? texts[slot] : shortened(texts[slot], limits[slot], measure), slot));
 }
 
 /**

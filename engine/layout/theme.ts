@@ -116,17 +116,35 @@ function realGeometry(design: DesignSettings): PageGeometry {
   const { width, height } = sheetSize(design);
   const margin = design.margin;
   if (margin === null) return geometryOf(width, height, Math.min(MEASURE_EM * design.fontSize, width - 2 * SMALLEST_SIDE_MARGIN));
+  // In layout's units, where the running lines' type has the theme's size (see `typeScale`).
+  const scale = typeScale(design);
+  // A margin too narrow to hold its running line clear of the text grows until it does (as LaTeX's
+  // geometry makes room with includehead), so the line never meets the text or leaves the sheet.
+  const top = Math.max(margin.top, drawsText(design.header) ? RUNNING_LINE_ROOM * scale : 0);
+  const bottom = Math.max(margin.bottom, drawsText(design.footer) ? RUNNING_LINE_ROOM * scale : 0);
   return {
     width,
     height,
-    marginTop: margin.top,
-    marginBottom: margin.bottom,
+    marginTop: top,
+    marginBottom: bottom,
     marginInner: margin.left,
     contentWidth: width - margin.left - margin.right,
-    contentHeight: height - margin.top - margin.bottom,
-    headerBaseline: headerBaseline(margin.top),
-    footerBaseline: height - margin.bottom / 2,
+    contentHeight: height - top - bottom,
+    headerBaseline: Math.min(headerBaseline(top), top - (RUNNING_DESCENT + RUNNING_CLEARANCE) * scale),
+    footerBaseline: height - Math.min(bottom / 2, bottom - (RUNNING_ASCENT + RUNNING_CLEARANCE) * scale),
   };
+}
+
+/** A running line's ascent above its baseline and descent below it: its face's own, accents and descenders included. */
+const RUNNING_ASCENT = 1.1 * METRICS.footerSize;
+const RUNNING_DESCENT = 0.35 * METRICS.footerSize;
+/** Kept clear between a running line and the text block: half a line of body text. */
+const RUNNING_CLEARANCE = 0.5 * METRICS.bodyLeading;
+/** The least margin that holds a running line clear of the text and on the sheet. */
+const RUNNING_LINE_ROOM = RUNNING_ASCENT + RUNNING_DESCENT + RUNNING_CLEARANCE;
+
+function drawsText(line: DesignSettings['header']): boolean {
+  return line.left !== null || line.center !== null || line.right !== null;
 }
 
 /** The same sheet turned sideways, for a table too wide for the upright page. */

@@ -34,6 +34,29 @@ describe('two columns', () => {
     assert.deepEqual(await unmarkedPainting(pdf), []);
   });
 
+  it('should balance the last page\'s columns rather than leave the right one short or empty', async () => {
+    const bottoms = async (source: string) => {
+      const sheets = await wordBoxes((await render(source)).pdf);
+      const last = sheets.at(-1)!.words;
+      return { pages: sheets.length, left: Math.max(...last.filter(inLeft).map((word) => word.yMax)), right: Math.max(...last.filter(inRight).map((word) => word.yMax)) };
+    };
+    // Two parts fit the left column of one page alone; nine fill three pages and a little of a fourth.
+    for (const sections of [2, 9]) {
+      const { pages, left, right } = await bottoms(`---\ncolumns: 2\nfooter: false\n---\n\n${body(sections)}`);
+      assert.ok(Number.isFinite(right), `${sections} parts: the right column of page ${pages} holds text`);
+      assert.ok(Math.abs(left - right) <= 14.5 + 1, `${sections} parts: the columns end within a line of each other (${left}, ${right})`);
+    }
+    const { left, right } = await bottoms(`---\ntitle: Short\ncolumns: 2\nfooter: false\n---\n\n${body(2)}`);
+    assert.ok(Math.abs(left - right) <= 14.5 + 1, `under a title block too (${left}, ${right})`);
+  });
+
+  it('should keep a heading with its text when balancing a short last page', async () => {
+    const { pdf } = await render('---\ncolumns: 2\nfooter: false\n---\n\nFirst.\n\n\\newpage\n\n## Second\n\nMore.\n');
+    const last = (await wordBoxes(pdf)).at(-1)!.words;
+    assert.deepEqual(last.map((word) => word.text), ['Second', 'More.']);
+    assert.ok(last.every(inLeft), 'both in the left column');
+  });
+
   it('should span the title block and contents across both columns above them', async () => {
     const { pdf } = await render(`---\ntitle: A Two-Column Paper\ntoc: true\ncolumns: {count: 2, gap: 10mm}\n---\n\n${body(3)}`);
     const [first] = await wordBoxes(pdf);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { render } from '../../engine/index.js';
 import { destinationPage, links, outline, type OutlineItem } from '../support/pdfjs.js';
-import { pdftotext, structureText } from '../support/pdf-tools.js';
+import { pdftotext, structureText, wordBoxes, type WordBox } from '../support/pdf-tools.js';
 
 const SOURCE = [
   '---',
@@ -60,6 +60,36 @@ describe('numbered headings', () => {
   it('should number a document of H2s from 1, not 0.1', async () => {
     const { pdf } = await render('---\nnumber_headings: true\n---\n\n## Alpha\n\n### Inner\n\n## Beta\n');
     assert.match(squeeze(await pdftotext(pdf)), /^1 Alpha 1\.1 Inner 2 Beta /);
+  });
+
+  it('should leave a lone leading H1, the document\'s title, unnumbered and number the sections under it from 1', async () => {
+    const { pdf } = await render('---\nnumber_headings: true\ntoc: true\n---\n\n# Path\n\nIntro.\n\n## Windows\n\n### Drives\n\n## POSIX\n');
+    const text = squeeze(await pdftotext(pdf));
+    assert.match(text, /^Path Contents 1 Windows .*1\.1 Drives .*2 POSIX .*Intro\. 1 Windows 1\.1 Drives 2 POSIX 1 ?$/);
+    assert.deepEqual(titles(await outline(pdf)), ['Path', '1 Windows', '1.1 Drives', '2 POSIX']);
+  });
+
+  it('should set the contents\' numbers in a column with the titles aligned after them, as LaTeX does', async () => {
+    const subsections = Array.from({ length: 10 }, (_, index) => `### Detail ${index + 1}${index === 9 ? ' whose title is long enough to need a second line in the contents of this document' : ''}\n\nText.\n`);
+    const sections = Array.from({ length: 10 }, (_, index) => `## Part ${index + 1}\n\nText.\n\n${index === 8 ? subsections.join('\n') : ''}`);
+    const { pdf } = await render(`---\nnumber_headings: true\ntoc: true\nfooter: false\n---\n\n\\newpage\n\n${sections.join('\n')}`);
+    const [contents] = await wordBoxes(pdf);
+    const lines = new Map<number, WordBox[]>();
+    for (const word of contents!.words.slice(1)) lines.set(Math.round(word.yMax), [...(lines.get(Math.round(word.yMax)) ?? []), word]);
+    const entries = [...lines.values()].map((words) => words.sort((a, b) => a.xMin - b.xMin));
+    const numbered = entries.filter((words) => /^\d+(\.\d+)?$/.test(words[0]!.text));
+    const parts = numbered.filter((words) => !words[0]!.text.includes('.'));
+    const details = numbered.filter((words) => words[0]!.text.includes('.'));
+    assert.deepEqual([parts.length, details.length], [10, 10]);
+    const textLeft = contents!.words[0]!.xMin;
+    const same = (values: number[], what: string) => assert.ok(Math.max(...values) - Math.min(...values) < 0.5, `${what}: ${values.map((value) => value.toFixed(1)).join(', ')}`);
+    same([textLeft, ...parts.map((words) => words[0]!.xMin)], 'the top level\'s numbers at the left of the text block, though its headings are H2s');
+    same(parts.map((words) => words[1]!.xMin), 'the titles after 1 to 10 aligned');
+    same([parts[0]![1]!.xMin, ...details.map((words) => words[0]!.xMin)], 'the second level\'s numbers under the first level\'s titles');
+    same(details.map((words) => words[1]!.xMin), 'the titles after 9.1 to 9.10 aligned');
+    const wrapped = entries[entries.indexOf(details.at(-1)!) + 1]!;
+    same([details[0]![1]!.xMin, wrapped[0]!.xMin], 'a second line hangs under the title, not the number');
+    assert.ok(parts.every((words) => words[1]!.xMin - words[0]!.xMax >= 5), 'a space after the widest number');
   });
 
   it('should leave headings unnumbered by default', async () => {

@@ -6,6 +6,7 @@ import { FIXTURES } from '../support/fixtures.js';
 import { pdftotext, structureText, wordBoxes } from '../support/pdf-tools.js';
 import { rasterImageCount, unmarkedPainting } from '../support/pdf-content.js';
 
+const MM = 72 / 25.4;
 const source = (extra: string) => `---\ntitle: Field Notes\nsubtitle: A season outdoors\nauthor: Ada Lovelace\ndate: 2026-08-11\ntoc: true\n${extra}\n---\n\n# Alpha\n\nAlpha text.\n\n# Beta\n\nBeta text.\n`;
 
 describe('title page', () => {
@@ -18,7 +19,11 @@ describe('title page', () => {
     assert.match(second, /2 of \d/);
     const [sheet] = await wordBoxes(pdf);
     const title = sheet!.words.find((word) => word.text === 'Field')!;
-    assert.ok(title.yMin > sheet!.height * 0.2, `the title stands down the page (${title.yMin})`);
+    const date = sheet!.words.find((word) => word.text === '2026-08-11')!;
+    // Two parts of the free text block above it to three below: the optical centre.
+    const [top, bottom] = [22 * MM, sheet!.height - 26 * MM];
+    const ratio = (title.yMin - top) / (bottom - date.yMax);
+    assert.ok(Math.abs(ratio - 2 / 3) < 0.06, `the block on the optical centre, ${title.yMin.toFixed(0)} to ${date.yMax.toFixed(0)} (${ratio.toFixed(2)})`);
     assert.ok(pages >= 2);
     assert.match(await structureText(pdf), /H1[^\n]*\n\s*"Field Notes"/, 'the title is still the first H1');
   });

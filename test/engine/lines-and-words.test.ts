@@ -47,6 +47,21 @@ describe('line breaks around inline code', () => {
     assert.match(text, /^\.allowExcessArguments/m, 'no line starts with the code span');
   });
 
+  it('should never break inline code after the hyphens that open an option, wherever the line ends', async () => {
+    // A line ending "git branch --" reads as a hyphenated "merged". Filler words of every count
+    // move the code across two narrow columns, where the break fell there before.
+    const words = 'one branch per question or fix named for it and merged often'.split(' ');
+    const paragraphs = Array.from({ length: 60 }, (_, count) => `${Array.from({ length: count + 3 }, (_, index) => words[index % words.length]).join(' ')} \`git branch --merged\` lists what \`-d\` may delete.`);
+    const { pdf } = await render(`---\nlanguage: en\ncolumns: 2\n---\n\n${paragraphs.join('\n\n')}`);
+    // Code is JetBrains Mono, 0.6 em a character, at 0.9 of the body size. A word cut across
+    // lines extracts whole (its text rides on the first part) but its box covers only that part.
+    const codeWidth = (text: string) => text.length * 0.6 * 0.9 * BODY_SIZE;
+    const options = (await wordBoxes(pdf)).flatMap((page) => page.words).filter((word) => word.text === '--merged');
+    assert.equal(options.length, paragraphs.length);
+    const cut = options.filter((word) => word.xMax - word.xMin < codeWidth(word.text) - 2);
+    assert.deepEqual(cut.map((word) => `${word.text} drawn ${(word.xMax - word.xMin).toFixed(1)} wide`), []);
+  });
+
   it('should keep every method name whole across the Commander README', async () => {
     const text = await pdftotext((await render(fixture('commander-readme.md'), { resources: 'lenient' })).pdf);
     assert.doesNotMatch(text, /(^|\s)\.$/m, 'a line ends in a lone "."');

@@ -66,6 +66,18 @@ describe('the title block and the contents', () => {
     assert.ok((await links(pdf)).some((link) => link.dest === 'kitchen-sink'), 'the link to the H1 goes to the title');
   });
 
+  it('should leave no contents entry alone at the foot of a page or the head of the next', async () => {
+    const counts: Array<[number, number]> = [];
+    for (let sections = 36; sections <= 40; sections++) {
+      const body = Array.from({ length: sections }, (_, index) => `## Entry ${index + 1}\n\nBody.\n`).join('\n');
+      const { pdf } = await render(`---\ntoc: true\n---\n\n${body}`);
+      const entriesOn = async (page: number) => (await pdftotext(pdf, { first: page, last: page, layout: true })).split('\n').filter((line) => /^Entry \d+\s+\d+$/.test(line.trim())).length;
+      counts.push([await entriesOn(1), await entriesOn(2)]);
+    }
+    assert.ok(counts.some(([, second]) => second > 0), `the contents run over a page: ${JSON.stringify(counts)}`);
+    assert.ok(counts.every(([first, second]) => first !== 1 && second !== 1), JSON.stringify(counts));
+  });
+
   it('should refuse a toc_depth that is not a level, naming it', async () => {
     await assert.rejects(render('---\ntoc: true\ntoc_depth: 9\n---\n\n# A'), (error: unknown) => error instanceof FrontMatterError && /toc_depth/.test(error.message));
   });

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, EmbeddedResource } from '@modelcontextprotocol/sdk/types.js';
 import { PLANS } from '../../src/limits/plans.js';
-import { pdftotext } from '../support/pdf-tools.js';
+import { pageSizes, pdftotext } from '../support/pdf-tools.js';
 import { createAccount, errorBody, render, reservations, startService, usage, type TestAccount, type TestService } from '../service/harness.js';
 
 async function connect(service: TestService, key: string | undefined): Promise<Client> {
@@ -99,6 +99,27 @@ describe('MCP over Streamable HTTP', () => {
     });
     const text = await pdftotext(embeddedPdf(result));
     assert.match(text, /"Quotes" stay straight/);
+  });
+
+  it('should apply design front matter, and refuse a bad design value as a render_failed tool error charging nothing', async () => {
+    const own = await createAccount(service.store);
+    const ownClient = await connect(service, own.key);
+    try {
+      const markdown = '---\npaper: letter\nnumber_headings: true\nheader: "{section}"\nfooter:\n  right: "Page {page} of {pages}"\n---\n\n## Scope\n\nText.\n\n\\newpage\n\n## Method\n';
+      const result = await call(ownClient, 'render_markdown', { markdown });
+      assert.equal(result.isError, undefined);
+      const pdf = embeddedPdf(result);
+      assert.deepEqual((await pageSizes(pdf)).map((size) => [size.width, size.height]), [[612, 792], [612, 792]]);
+      assert.match(await pdftotext(pdf), /1\s+Scope\s+Text\.\s+Page 1 of 2[\s\S]*2\s+Method\s+2\s+Method\s+Page 2 of 2/);
+      const refused = await call(ownClient, 'render_markdown', { markdown: '---\norientation: sideways\n---\n\nText.\n' });
+      assert.equal(refused.isError, true);
+      assert.equal(structured(refused).code, 'render_failed');
+      assert.match(String(structured(refused).error), /orientation must be portrait or landscape, not "sideways"/);
+      assert.equal(structured(await call(ownClient, 'get_usage', {})).credits_used, 1);
+      assert.deepEqual(reservations(service, own.id).map((row) => row.state), ['charged', 'returned']);
+    } finally {
+      await ownClient.close();
+    }
   });
 
   it('should replay under one idempotency key at no charge, sharing the key space with POST /v1/render', async () => {

@@ -49,6 +49,31 @@ describe('rendering', () => {
     assert.match(text, /1\s+First[\s\S]*1 of 2[\s\S]*2\s+Second[\s\S]*2 of 2/);
   });
 
+  it('should refuse a bad design value 422 render_failed naming it, and charge nothing for it', async () => {
+    const own = await createAccount(service.store, { plan: 'starter' });
+    const good = await render(service, own.key, { markdown: '---\ncolumns: 2\n---\n\nText.\n' });
+    assert.equal(good.status, 200);
+    await good.arrayBuffer();
+    const refusals: Array<[string, RegExp]> = [
+      ['columns: 3', /columns must be 1 or 2.*not 3/],
+      ['accent: blue', /accent must be a colour .*not "blue"/],
+      ['font_size: 40', /font_size must be a size in points from 8 to 14.*not 40/],
+      ['margin: 110mm', /margin must be margins that leave at least 1 in .*not "110mm 110mm 110mm 110mm"/],
+      ['header:\n  right: "{chapter}"', /header/],
+    ];
+    for (const [setting, message] of refusals) {
+      const response = await render(service, own.key, { markdown: `---\n${setting}\n---\n\n# Hi\n` });
+      assert.equal(response.status, 422, setting);
+      const error = await errorBody(response);
+      assert.equal(error.code, 'render_failed', setting);
+      assert.match(String(error.error), message);
+    }
+    const report = (await (await usage(service, own.key)).json()) as { credits_used: number; keys: unknown[] };
+    assert.equal(report.credits_used, 1, 'only the document that rendered is counted');
+    assert.deepEqual(report.keys, [{ id: own.keyId, name: 'test key', credits: 1 }]);
+    assert.deepEqual(reservations(service, own.id).map((row) => row.state).sort(), ['charged', ...refusals.map(() => 'returned')]);
+  });
+
   it('should take raw Markdown as text/markdown, without a content type, or with any other type', async () => {
     for (const contentType of ['text/markdown; charset=utf-8', undefined, 'text/plain', 'application/octet-stream']) {
       const response = await fetch(`${service.url}/v1/render`, {

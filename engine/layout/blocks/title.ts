@@ -12,8 +12,12 @@ import { textLines, type TextLook } from './text-block.js';
 const SCALE = { title: 2.3, subtitle: 1.3, authors: 1.1, date: 1 } as const;
 /** Space below the block before the document begins, in body lines. */
 const SPACE_BELOW = 2;
-/** A title page's block starts this share of the text block down. */
-const TITLE_PAGE_DROP = 0.2;
+/**
+ * On a title page, the share of the free height above the block (the rest below): two to three,
+ * the block's middle a little above the page's, on the optical centre where book title pages set
+ * it (LaTeX's titlepage centres it). A cover picture makes the block taller and so higher.
+ */
+const TITLE_PAGE_SPACE_ABOVE = 0.4;
 /** Most of the text block's height a cover picture takes: on a title page, and above running text. */
 const COVER_SHARE_OWN_PAGE = 0.5;
 const COVER_SHARE = 0.3;
@@ -44,8 +48,11 @@ export function layoutTitle(block: Block & { kind: 'title' }, frame: BlockFrame,
     nodes.push(...lines);
   }
   if (block.cover) nodes.push(box(COVER_GAP, [], frame.containers), coverBox(block.cover, frame, context, block.ownPage ? COVER_SHARE_OWN_PAGE : COVER_SHARE));
-  // On a page of its own the block stands a third of the way down, and the document starts on the next page.
-  if (block.ownPage) nodes.unshift(box(context.geometry.contentHeight * TITLE_PAGE_DROP, [], frame.containers));
+  // On a page of its own the block stands on the optical centre, and the document starts on the next page.
+  if (block.ownPage) {
+    const height = nodes.reduce((sum, node) => sum + (node.kind === 'box' ? node.height : 0), 0);
+    nodes.unshift(box(Math.max(0, context.geometry.contentHeight - height) * TITLE_PAGE_SPACE_ABOVE, [], frame.containers));
+  }
   const first = nodes[0];
   if (block.id !== null && first?.kind === 'box') first.items.unshift({ kind: 'dest', name: block.id, x: frame.x, y: 0 });
   nodes.push(block.ownPage ? penalty(-INFINITE_COST, true) : penalty(INFINITE_COST));

@@ -93,6 +93,8 @@ export function shapeWords(flat: FlatText, settings: WordSettings): ParagraphWor
   for (const opportunity of breakOpportunities(text)) {
     if (opportunity.position <= start) continue;
     const end = opportunity.position;
+    const codeHyphen = codeHyphenBreak(text, end, spanAt);
+    if (codeHyphen === NEVER) continue;
     const segment = text.slice(start, end);
     const forcedBreak = segment.endsWith(FORCED_BREAK);
     const body = segment.replace(/[ \u2028]+$/, '');
@@ -111,7 +113,7 @@ export function shapeWords(flat: FlatText, settings: WordSettings): ParagraphWor
     const spaceText = text.slice(bodyEnd, end).replace(FORCED_BREAK, '');
     if (spaceText.length > 0 && SPACE.test(spaceText)) word.space = { piece: spaceAt(bodyEnd, bodyEnd + spaceText.length), breakable: true };
     if (forcedBreak) word.breakAfter = { penalty: -Infinity, forced: true };
-    else if (!word.space) word.breakAfter = { penalty: opportunity.penalty, forced: false };
+    else if (!word.space) word.breakAfter = { penalty: opportunity.penalty + codeHyphen, forced: false };
     if (word.pieces.length > 0 || word.space || forcedBreak) words.push(word);
     start = end;
   }
@@ -126,6 +128,24 @@ function innerSpaces(body: string, offset: number): [number, number][] {
     if (match.index > 0) runs.push([offset + match.index, offset + match.index + match[0].length]);
   }
   return runs;
+}
+
+const NEVER = Infinity;
+/** Breaking after a hyphen inside code costs what breaking inside a long token does. */
+const CODE_HYPHEN_PENALTY = 50;
+
+/**
+ * The extra cost of a break at `end`, after a hyphen inside inline code: a line ending in a
+ * hyphen reads as hyphenation, which code never has (TeX breaks no hyphen in typewriter type).
+ * After the hyphens that open a word (an option's `-` or `--`) never; elsewhere
+ * (`fix-axis-label`) only at a cost, for code that has no better place to break. 0 elsewhere.
+ */
+function codeHyphenBreak(text: string, end: number, spanAt: (index: number) => Span): number {
+  if (text[end - 1] !== '-' || end >= text.length || !isCode(spanAt(end - 1)) || !isCode(spanAt(end))) return 0;
+  let first = end - 1;
+  while (first > 0 && text[first - 1] === '-') first--;
+  const opensWord = first === 0 || /\s/.test(text[first - 1]!) || !isCode(spanAt(first - 1));
+  return opensWord ? NEVER : CODE_HYPHEN_PENALTY;
 }
 
 function isCode(span: Span): boolean {
