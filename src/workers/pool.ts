@@ -46,6 +46,8 @@ interface Slot {
   queuedMs: number;
   timer: NodeJS.Timeout | undefined;
   retired: boolean;
+  /** The accounts whose last preview this worker drew: it holds their laid-out blocks. */
+  previewers: Set<string>;
 }
 
 const WORKER_ENTRY = new URL('./render-worker.js', import.meta.url);
@@ -147,7 +149,7 @@ export class RenderPool {
       workerData: setup,
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb },
     });
-    const slot: Slot = { worker, ready: false, job: undefined, queuedMs: 0, timer: undefined, retired: false };
+    const slot: Slot = { worker, ready: false, job: undefined, queuedMs: 0, timer: undefined, retired: false, previewers: new Set() };
     this.slots.add(slot);
     worker.on('message', (reply: WorkerReply) => this.onReply(slot, reply));
     worker.on('error', (error: Error & { code?: string }) => {
@@ -202,13 +204,15 @@ export class RenderPool {
 
   private dispatch(): void {
     const share = this.active.share(this.stats().ready, performance.now());
-    for (const slot of this.slots) {
-      if (!slot.ready || slot.job || slot.retired) continue;
+    for (;;) {
+      const free = [...this.slots].filter((slot) => slot.ready && !slot.job && !slot.retired);
+      if (free.length === 0) return;
       const job = this.queue.take(share);
       if (!job) {
         if (this.queue.length > 0) this.retry ??= setTimeout(() => ((this.retry = undefined), this.dispatch()), ACTIVE_MS).unref();
         return;
       }
+      const slot = job.task.preview ? previewSlot(free, this.slots, job.account) : free[0]!;
       slot.job = job;
       slot.queuedMs = performance.now() - job.enqueuedAt;
       slot.timer = setTimeout(() => this.onTimeout(slot), Math.min(job.timeoutMs, MAX_TIMER_MS));
@@ -232,4 +236,16 @@ export class RenderPool {
     this.dispatch();
     if (this.idle && !this.busy()) this.idle();
   }
+}
+
+/**
+ * A preview goes to the free worker that drew the account's last one, if free: it keeps the
+ * blocks laid out then, so an edit lays out only what changed. Otherwise any free worker, which
+ * becomes the account's.
+ */
+function previewSlot(free: Slot[], slots: Set<Slot>, account: string): Slot {
+  const slot = free.find((candidate) => candidate.previewers.has(account)) ?? free[0]!;
+  for (const other of slots) other.previewers.delete(account);
+  slot.previewers.add(account);
+  return slot;
 }
