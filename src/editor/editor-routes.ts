@@ -7,7 +7,7 @@
 import type { Hono } from 'hono';
 import { checkDeclaredLength, readBody } from '../http/body.js';
 import { errorResponse } from '../http/error-response.js';
-import { renderCounted, type ServiceCore } from '../http/service-core.js';
+import { renderHandler, type ServiceCore } from '../http/service-core.js';
 import type { BodyCeiling } from '../limits/body-ceiling.js';
 import { requestLog } from '../observability/request-log.js';
 import { methodNotAllowed, notFound } from '../service-error.js';
@@ -34,20 +34,6 @@ export function addEditorRoutes(app: Hono, core: ServiceCore, deploymentCeiling:
   });
   app.all('/editor/preview', () => errorResponse(methodNotAllowed(['POST']), log));
 
-  app.post('/editor/download', (c) => {
-    const startedAt = performance.now();
-    checkDeclaredLength(c.req.raw, deploymentCeiling);
-    return renderCounted(
-      core,
-      {
-        authorization: c.req.header('authorization'),
-        idempotencyKey: c.req.header('idempotency-key'),
-        body: async (ceiling) => ({ bytes: await readBody(c.req.raw, ceiling), contentType: c.req.header('content-type') }),
-        frontEnd: 'editor',
-        startedAt,
-      },
-      'editor',
-    );
-  });
+  app.post('/editor/download', renderHandler(core, deploymentCeiling, 'editor'));
   app.all('/editor/download', () => errorResponse(methodNotAllowed(['POST']), log));
 }

@@ -14,9 +14,8 @@ import { requestLog } from '../observability/request-log.js';
 import { openApiJson } from '../openapi/openapi-document.js';
 import { methodNotAllowed, notFound } from '../service-error.js';
 import { readUsage } from '../usage/read-usage.js';
-import { checkDeclaredLength, readBody } from './body.js';
 import { errorResponse } from './error-response.js';
-import { createServiceCore, renderCounted, type CoreOptions } from './service-core.js';
+import { createServiceCore, renderHandler, type CoreOptions } from './service-core.js';
 
 export interface AppOptions extends CoreOptions {
   /** False when the operator paths are served on their own port (createOperatorApp). */
@@ -33,20 +32,7 @@ export function createApp(options: AppOptions): Hono {
   app.use('/v1/*', requestLog(log));
   app.use('/mcp', requestLog(log));
 
-  app.post('/v1/render', (c) => {
-    const startedAt = performance.now();
-    checkDeclaredLength(c.req.raw, deploymentCeiling);
-    return renderCounted(
-      core,
-      {
-        authorization: c.req.header('authorization'),
-        idempotencyKey: c.req.header('idempotency-key'),
-        body: async (ceiling) => ({ bytes: await readBody(c.req.raw, ceiling), contentType: c.req.header('content-type') }),
-        startedAt,
-      },
-      'api',
-    );
-  });
+  app.post('/v1/render', renderHandler(core, deploymentCeiling, 'api'));
   app.all('/v1/render', () => errorResponse(methodNotAllowed(['POST']), log));
 
   // Hono answers HEAD with the GET route, body dropped.

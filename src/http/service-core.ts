@@ -3,6 +3,7 @@
  * one render flow, the store (counted for the metrics; it holds the per-account rate and
  * concurrency counters every instance shares) and the log. Renders through `renderCounted` are counted in the metrics.
  */
+import type { Context } from 'hono';
 import type { Clock } from '../clock.js';
 import type { Deployment } from '../config/deployment.js';
 import { stderrLog, type Log } from '../log.js';
@@ -11,8 +12,10 @@ import { meteredStore } from '../observability/metered-store.js';
 import { ServiceMetrics, type FrontEnd } from '../observability/metrics.js';
 import { renderDocument, type IncomingRender, type RenderDeps } from '../render/render-flow.js';
 import type { Sealer } from '../seal/sealer.js';
-import type { Store } from '../store/store.js';
+import type { FrontEnd as StoreFrontEnd, Store } from '../store/store.js';
 import type { RenderPool } from '../workers/pool.js';
+import type { BodyCeiling } from '../limits/body-ceiling.js';
+import { checkDeclaredLength, readBody } from './body.js';
 import { toServiceError } from './error-response.js';
 
 export interface CoreOptions {
@@ -68,4 +71,26 @@ export async function renderCounted(core: ServiceCore, incoming: IncomingRender,
     core.metrics.render(frontEnd, 'refused', toServiceError(error).code, seconds());
     throw error;
   }
+}
+
+/**
+ * POST /v1/render, and the editor's download through the same flow: the deployment's body
+ * ceiling checked from the declared length before anything else, then the render counted.
+ */
+export function renderHandler(core: ServiceCore, deploymentCeiling: BodyCeiling, frontEnd: StoreFrontEnd): (c: Context) => Promise<Response> {
+  return (c) => {
+    const startedAt = performance.now();
+    checkDeclaredLength(c.req.raw, deploymentCeiling);
+    return renderCounted(
+      core,
+      {
+        authorization: c.req.header('authorization'),
+        idempotencyKey: c.req.header('idempotency-key'),
+        body: async (ceiling) => ({ bytes: await readBody(c.req.raw, ceiling), contentType: c.req.header('content-type') }),
+        frontEnd,
+        startedAt,
+      },
+      frontEnd,
+    );
+  };
 }
