@@ -5,7 +5,8 @@ import { shiftBoxItem } from './box-items.js';
 import type { CachedLayout } from './blocks/block-cache.js';
 import { layoutBlocks } from './blocks/index.js';
 import type { BlockFrame, LayoutContext } from './blocks/context.js';
-import { paginate, type CutPage, type PaginateSettings } from './paginate.js';
+import type { CutPage } from './column-regions.js';
+import { paginate, type PaginateSettings } from './paginate.js';
 import { INFINITE_COST, type BoxItem, type VNode } from './vertical.js';
 
 /** Most of the first page a title block and contents may take above two columns; longer, they get pages of their own. */

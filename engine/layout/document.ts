@@ -13,7 +13,7 @@ import { untagged, type BlockFrame, type LayoutContext } from './blocks/context.
 import { layoutFootnote, layoutFootnotes } from './blocks/footnotes.js';
 import { labelItems } from './blocks/label.js';
 import { bodyLook } from './blocks/looks.js';
-import type { CutPage } from './paginate.js';
+import type { CutPage } from './column-regions.js';
 import { columnFrame, cutPages } from './columns.js';
 import { Appendix } from './appendix.js';
 import { missingGlyphWarnings } from './missing-glyphs.js';

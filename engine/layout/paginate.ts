@@ -1,5 +1,6 @@
 import { PageLimitError, throwIfAborted } from '../errors.js';
 import { shiftBoxItem } from './box-items.js';
+import { pairColumns, regionAt, type ColumnSettings, type CutPage, type Region } from './column-regions.js';
 import { METRICS, type PageGeometry, type Palette } from './theme.js';
 import { INFINITE_COST, type BoxItem, type Container, type VBox, type VLandscape, type VNode } from './vertical.js';
 
@@ -12,27 +13,6 @@ export interface PaginateSettings {
   signal: AbortSignal | undefined;
   /** Two columns: each cut is one column, two to a page. Null: the text block is one column. */
   columns: ColumnSettings | null;
-}
-
-export interface ColumnSettings {
-  /** How far right the second column starts from the first. */
-  step: number;
-  /** Space taken at the top of the first page (by a title block spanning both columns). */
-  firstPageTop: number;
-}
-
-/** Where one cut's boxes go on its page: below `top`, down `height`, moved right by `dx`. */
-interface Region {
-  top: number;
-  height: number;
-  dx: number;
-}
-
-/** Boxes placed on one page, before decorations and page furniture are added. */
-export interface CutPage {
-  items: BoxItem[];
-  /** The page's own geometry: the document's, or turned for a landscape run. */
-  geometry: PageGeometry;
 }
 
 interface Placed {
@@ -73,25 +53,6 @@ export function paginate(nodes: readonly VNode[], settings: PaginateSettings): C
 /** The region the next cut fills: the page's text block, or the next column. */
 function nextRegion(geometry: PageGeometry, settings: PaginateSettings, state: Pagination): Region {
   return regionAt(state.pages.length, geometry, settings);
-}
-
-/** The region of the cut numbered `index` from 0. */
-function regionAt(index: number, geometry: PageGeometry, settings: PaginateSettings): Region {
-  const whole = { top: geometry.marginTop, height: geometry.contentHeight, dx: 0 };
-  const columns = settings.columns;
-  if (!columns) return whole;
-  const top = index < 2 ? columns.firstPageTop : 0;
-  return { top: whole.top + top, height: whole.height - top, dx: index % 2 === 0 ? 0 : columns.step };
-}
-
-/** Column cuts two to a page, the left's items then the right's. */
-function pairColumns(columns: readonly CutPage[]): CutPage[] {
-  const pages: CutPage[] = [];
-  for (let index = 0; index < columns.length; index += 2) {
-    const right = columns[index + 1];
-    pages.push({ items: right ? [...columns[index]!.items, ...right.items] : columns[index]!.items, geometry: columns[index]!.geometry });
-  }
-  return pages;
 }
 
 /** What carries from page to page, across landscape runs too. */
