@@ -3,7 +3,9 @@
  * its frames as SVG and rasterised by resvg. Layout is incremental: top-level blocks laid out
  * for an earlier preview are reused when their content and settings are the same, and only the
  * pages are cut anew. A page the caller already shows (its hash among `knownPages`) is not
- * rasterised again, so an edit redraws only the pages it changed.
+ * rasterised again, so an edit redraws only the pages it changed; and only pages within
+ * DRAWN_AROUND of `focusPage` are drawn at all, so an answer stays small however long the document
+ * (a later preview draws the others as they come into view).
  */
 import { throwIfAborted } from '../errors.js';
 import { loadResvg } from '../content/images/resvg.js';
@@ -21,7 +23,12 @@ export interface PreviewOptions extends RenderOptions {
   knownPages?: readonly string[];
   /** Pixels per point (1 ≈ 72 dpi); default 1.5. */
   pixelsPerPoint?: number;
+  /** The page (from 0) the caller is looking at: pages to draw are chosen nearest it first. */
+  focusPage?: number;
 }
+
+/** How many pages before and after the one in view a preview draws (when the caller lacks them): a few screens. */
+export const DRAWN_AROUND = 4;
 
 export interface PreviewPage {
   /** Stable digest of the page's drawing: the same page, the same hash. */
@@ -29,7 +36,7 @@ export interface PreviewPage {
   /** Size in points. */
   width: number;
   height: number;
-  /** PNG bytes, or null when the hash was among `knownPages`. */
+  /** PNG bytes, or null when the hash was among `knownPages` or the page is too far from the focus to draw now. */
   png: Uint8Array | null;
   /** The page's text lines with their baselines (null with the PNG): where a click on the page lands in the source. */
   lines: PageLine[] | null;
@@ -52,16 +59,21 @@ export async function renderPreview(markdown: string, options: PreviewOptions = 
   const known = new Set(options.knownPages ?? []);
   const zoom = options.pixelsPerPoint ?? DEFAULT_PIXELS_PER_POINT;
   const { Resvg } = await loadResvg();
-  const pages: PreviewPage[] = [];
-  for (const page of laidOut.pages) {
+  const hashes = laidOut.pages.map((page) => pageFingerprint(page, laidOut.pageColor, zoom));
+  const toDraw = pagesToDraw(hashes, known, options.focusPage ?? 0);
+  const pages: PreviewPage[] = laidOut.pages.map((page, index) => {
     throwIfAborted(options.limits?.signal);
-    const hash = pageFingerprint(page, laidOut.pageColor, zoom);
-    const drawn = !known.has(hash);
+    const drawn = toDraw.has(index);
     const png = drawn ? rasterise(Resvg, pageSvg(page, laidOut.pageColor), zoom) : null;
-    pages.push({ hash, width: page.width, height: page.height, png, lines: drawn ? pageLines(page) : null });
-  }
+    return { hash: hashes[index]!, width: page.width, height: page.height, png, lines: drawn ? pageLines(page) : null };
+  });
   clock.mark('serialize');
   return { pages, warnings: [...document.warnings, ...laidOut.warnings], timings: clock.timings() };
+}
+
+/** The pages near the focus that the caller lacks. */
+function pagesToDraw(hashes: readonly string[], known: ReadonlySet<string>, focus: number): Set<number> {
+  return new Set(hashes.flatMap((hash, index) => (Math.abs(index - focus) <= DRAWN_AROUND && !known.has(hash) ? [index] : [])));
 }
 
 function rasterise(Resvg: Awaited<ReturnType<typeof loadResvg>>['Resvg'], svg: string, zoom: number): Uint8Array {

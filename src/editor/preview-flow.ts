@@ -15,6 +15,7 @@ import { failureError } from '../render/render-failure.js';
 import { parseRenderRequest } from '../render/render-request.js';
 import type { RenderDeps } from '../render/render-flow.js';
 import { invalidRequest } from '../service-error.js';
+import type { PreviewAsk } from '../workers/protocol.js';
 import { admitPreview } from './preview-limit.js';
 
 export interface IncomingPreview {
@@ -28,12 +29,14 @@ const NOT_STARTED: ReadonlySet<string> = new Set(['queue_full', 'unavailable']);
 /** A page hash as renderPreview makes them. */
 const PAGE_HASH = /^[0-9a-f]{32}$/;
 const MAX_KNOWN_PAGES = 4096;
+/** Beyond every plan's page limit. */
+const MAX_FOCUS_PAGE = 100_000;
 
 export async function previewDocument(deps: RenderDeps, incoming: IncomingPreview): Promise<Response> {
   const { account } = await authenticate(deps.store, incoming.authorization);
   const limits = effectiveLimits(account.plan, account.overrides);
   const json = await parseJsonBody(await incoming.body(accountBodyCeiling(account.plan, limits, deps.deployment.maxBodyBytes)));
-  const { knownPages, rest } = splitKnownPages(json);
+  const { ask, rest } = splitPreviewFields(json);
   const request = await parseRenderRequest({ json: rest });
   const measure = measureDocument(request.markdown, request.features);
   checkBudgets(measure, limits, account.plan);
@@ -50,7 +53,7 @@ export async function previewDocument(deps: RenderDeps, incoming: IncomingPrevie
       resourceBytes: Math.floor(limits.resources_mb * MIB),
       remoteResources: PLANS[account.plan].remoteResources,
       fetchId: newFetchId(),
-      preview: { knownPages },
+      preview: ask,
     },
     pageAndTime.time.value * 1000,
     account.id,
@@ -83,12 +86,18 @@ export async function previewDocument(deps: RenderDeps, incoming: IncomingPrevie
   });
 }
 
-/** `known_pages` is the preview's own field; everything else is a render body, checked as POST /v1/render checks it. */
-function splitKnownPages(json: unknown): { knownPages: string[]; rest: unknown } {
-  if (json === null || typeof json !== 'object' || Array.isArray(json) || !('known_pages' in json)) return { knownPages: [], rest: json };
-  const { known_pages: known, ...rest } = json as Record<string, unknown>;
+/**
+ * `known_pages` and `focus_page` are the preview's own fields; everything else is a render body,
+ * checked as POST /v1/render checks it.
+ */
+function splitPreviewFields(json: unknown): { ask: PreviewAsk; rest: unknown } {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return { ask: { knownPages: [], focusPage: 0 }, rest: json };
+  const { known_pages: known = [], focus_page: focus = 0, ...rest } = json as Record<string, unknown>;
   if (!Array.isArray(known) || known.length > MAX_KNOWN_PAGES || !known.every((hash) => typeof hash === 'string' && PAGE_HASH.test(hash))) {
     throw invalidRequest('invalid_field', `"known_pages" must be a list of at most ${MAX_KNOWN_PAGES} page hashes.`);
   }
-  return { knownPages: known as string[], rest };
+  if (typeof focus !== 'number' || !Number.isInteger(focus) || focus < 0 || focus > MAX_FOCUS_PAGE) {
+    throw invalidRequest('invalid_field', `"focus_page" must be a page number from 0 to ${MAX_FOCUS_PAGE}.`);
+  }
+  return { ask: { knownPages: known as string[], focusPage: focus }, rest };
 }

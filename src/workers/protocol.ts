@@ -24,6 +24,8 @@ export interface RenderTask {
 export interface PreviewAsk {
   /** Hashes of the pages the editor already shows: those come back without pixels. */
   knownPages: string[];
+  /** The page the editor shows at the top: pages to draw are chosen nearest it. */
+  focusPage: number;
 }
 
 export interface PreviewOutput {

@@ -16,7 +16,7 @@ import {
 } from '../../engine/errors.js';
 import type { render as engineRender, renderPreview as enginePreview } from '../../engine/index.js';
 import { RemoteLoader, TooManyRemoteResourcesError } from '../net/remote-loader.js';
-import type { EngineFailure, RenderTask, TaskReply, WorkerReply, WorkerSetup } from './protocol.js';
+import type { EngineFailure, PreviewAsk, RenderTask, TaskReply, WorkerReply, WorkerSetup } from './protocol.js';
 
 const port = parentPort!;
 const setup = workerData as WorkerSetup;
@@ -50,7 +50,7 @@ async function run(task: RenderTask): Promise<{ reply: TaskReply; transfer: Arra
     budgetBytes: task.resourceBytes,
   });
   try {
-    if (task.preview) return await preview(task, task.preview.knownPages, loader);
+    if (task.preview) return await preview(task, task.preview, loader);
     const result = await render(task.markdown, {
       features: task.features,
       language: task.language,
@@ -70,14 +70,15 @@ async function run(task: RenderTask): Promise<{ reply: TaskReply; transfer: Arra
 }
 
 /** The editor's preview: lenient, so a missing image is a placeholder and a warning, never a blank page. */
-async function preview(task: RenderTask, knownPages: string[], loader: RemoteLoader | undefined): Promise<{ reply: TaskReply; transfer: ArrayBuffer[] }> {
+async function preview(task: RenderTask, ask: PreviewAsk, loader: RemoteLoader | undefined): Promise<{ reply: TaskReply; transfer: ArrayBuffer[] }> {
   if (!renderPreview) throw new Error('this engine module draws no previews');
   const result = await renderPreview(task.markdown, {
     features: task.features,
     language: task.language,
     resources: 'lenient',
     limits: { maxPages: task.maxPages, resourceBytes: task.resourceBytes },
-    knownPages,
+    knownPages: ask.knownPages,
+    focusPage: ask.focusPage,
     ...(loader && { loader }),
   });
   const pages = result.pages.map((page) => ({ ...page, png: page.png && page.png.slice() }));

@@ -263,13 +263,18 @@ describe('web editor in Chromium', () => {
     assert.ok(line > 0);
     let measured = { pages, redrawn: 0, requestToPage: 0 };
     for (const word of [' zebra', ' quokka']) {
-      const shown = await sources();
       await page.evaluate((n) => {
         const view = window.quireEditor['view'];
         const at = view.state.doc.line(n).to - 1;
         view.dispatch({ selection: { anchor: at }, scrollIntoView: true });
         view.focus();
       }, line);
+      // A preview draws only the pages near the one in view: those the scroll brought in first.
+      await page.waitForFunction(() => {
+        const editor = window.quireEditor as unknown as { pages: { undrawnInView(): boolean }; previewing: boolean; pauseTimer: number | undefined };
+        return !editor.pages.undrawnInView() && !editor.previewing && editor.pauseTimer === undefined;
+      });
+      const shown = await sources();
       before = await revision();
       await page.keyboard.type(word);
       await nextRevision(before);

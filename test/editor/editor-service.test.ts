@@ -91,6 +91,20 @@ describe('web editor service', () => {
     assert.ok(edited.pages[0]!.png);
   });
 
+  it('should draw only the pages around the one in view, and refuse a focus or known pages that are not pages, for free', async () => {
+    const account = await createAccount(service.store, { overrides: { previews_per_hour: 100 } });
+    const long = Array.from({ length: 40 }, (_, i) => `## Part ${i + 1}\n\n${'Words to fill a page, set again and again. '.repeat(60)}`).join('\n\n');
+    const body = (await (await preview(account.key, { markdown: long, focus_page: 12 })).json()) as PreviewBody;
+    assert.ok(body.pages.length > 20, `${body.pages.length} pages`);
+    assert.deepEqual(body.pages.flatMap((page, index) => (page.png === null ? [] : [index])), [8, 9, 10, 11, 12, 13, 14, 15, 16]);
+    for (const bad of [{ focus_page: -1 }, { focus_page: 1.5 }, { focus_page: '3' }, { known_pages: ['nope'] }]) {
+      const refused = await preview(account.key, { markdown: '# Bad', ...bad });
+      assert.equal(refused.status, 400, JSON.stringify(bad));
+      assert.equal(((await refused.json()) as { code: string }).code, 'invalid_request');
+    }
+    assert.equal(((await (await preview(account.key, { markdown: '# Counted' })).json()) as PreviewBody).previews_left, 98, 'the refusals spent no preview');
+  });
+
   it('should count previews per hour, refuse past the limit with Retry-After, and never spend documents or requests per minute', async () => {
     const account = await createAccount(service.store, { overrides: { previews_per_hour: 2, requests_per_min: 1 } });
     const first = (await (await preview(account.key, { markdown: '# One' })).json()) as PreviewBody;

@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { folderLoader, renderPreview, type ResourceLoader } from '../../engine/index.js';
 import { layOutSources } from '../../engine/lay-out.js';
 import { pageFingerprint } from '../../engine/preview/page-fingerprint.js';
+import { DRAWN_AROUND } from '../../engine/preview/preview.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 const ZOOM = 1.5;
@@ -45,9 +46,10 @@ describe('incremental preview layout', () => {
         const fresh = await freshHashes(edited, loader);
         assert.deepEqual(preview.pages.map((page) => page.hash), fresh.hashes, `edit ${index}: the same pages`);
         assert.deepEqual(preview.warnings, fresh.warnings, `edit ${index}: the same warnings`);
-        const drawn = preview.pages.filter((page) => page.png !== null).length;
-        assert.equal(drawn, preview.pages.filter((page) => !known.includes(page.hash)).length);
-        known = preview.pages.map((page) => page.hash);
+        const drawn = preview.pages.filter((page) => page.png !== null);
+        const lacking = preview.pages.filter((page) => !known.includes(page.hash));
+        assert.deepEqual(drawn, lacking.filter((page) => preview.pages.indexOf(page) <= DRAWN_AROUND));
+        known = [...known, ...drawn.map((page) => page.hash)];
       }
     });
   }
@@ -60,13 +62,35 @@ describe('incremental preview layout', () => {
     const known = first.pages.map((page) => page.hash);
     // A word typed at a sentence's end past the middle, at the first such place where it stays on
     // its line (where it adds one, the pages after reflow and are rightly drawn again).
-    const redrawn: number[] = [];
-    for (let from = Math.floor(markdown.length / 2); redrawn.length < 8 && !redrawn.includes(1); ) {
+    const changed: number[][] = [];
+    for (let from = Math.floor(markdown.length / 2); changed.length < 8 && changed.at(-1)?.length !== 1; ) {
       const cut = markdown.indexOf('.\n', from);
-      const edited = await renderPreview(`${markdown.slice(0, cut)} word${markdown.slice(cut)}`, { loader, knownPages: known });
-      redrawn.push(edited.pages.filter((page) => page.png !== null).length);
+      const edited = `${markdown.slice(0, cut)} word${markdown.slice(cut)}`;
+      const unseen = (await renderPreview(edited, { loader, knownPages: known })).pages.flatMap((page, index) => (known.includes(page.hash) ? [] : [index]));
+      changed.push(unseen);
+      if (unseen.length === 1) {
+        // In view, that page alone is drawn.
+        const shown = await renderPreview(edited, { loader, knownPages: known, focusPage: unseen[0]! });
+        assert.deepEqual(shown.pages.flatMap((page, index) => (page.png === null ? [] : [index])), unseen);
+      }
       from = cut + 2;
     }
-    assert.ok(redrawn.includes(1), `pages redrawn for a word typed at successive places: ${redrawn.join(', ')}`);
+    assert.equal(changed.at(-1)?.length, 1, `pages changed by a word typed at successive places: ${changed.map((pages) => pages.length).join(', ')}`);
+  });
+
+  it('should draw only the pages around the one in view', async () => {
+    const markdown = readFileSync(path.join(ROOT, 'fixtures/table-200.md'), 'utf8').repeat(8);
+    const first = await renderPreview(markdown, { focusPage: 20 });
+    assert.ok(first.pages.length > 20 + 2 * DRAWN_AROUND, `${first.pages.length} pages`);
+    const drawn = first.pages.flatMap((page, index) => (page.png === null ? [] : [index]));
+    assert.deepEqual(drawn, Array.from({ length: 2 * DRAWN_AROUND + 1 }, (_, i) => 20 - DRAWN_AROUND + i));
+    // Scrolled to the end: the pages there are drawn, those known are not drawn again.
+    const known = first.pages.filter((page) => page.png !== null).map((page) => page.hash);
+    const last = first.pages.length - 1;
+    const later = await renderPreview(markdown, { focusPage: last, knownPages: known });
+    assert.deepEqual(
+      later.pages.flatMap((page, index) => (page.png === null ? [] : [index])),
+      Array.from({ length: DRAWN_AROUND + 1 }, (_, i) => last - DRAWN_AROUND + i).filter((index) => !known.includes(later.pages[index]!.hash)),
+    );
   });
 });

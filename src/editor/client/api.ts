@@ -35,11 +35,11 @@ export interface RenderInput {
   features: Record<string, boolean | string>;
 }
 
-export async function fetchPreview(key: string, input: RenderInput, knownPages: string[]): Promise<PreviewAnswer> {
+export async function fetchPreview(key: string, input: RenderInput, knownPages: string[], focusPage: number): Promise<PreviewAnswer> {
   const response = await fetch('/editor/preview', {
     method: 'POST',
     headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ...input, known_pages: knownPages }),
+    body: JSON.stringify({ ...input, known_pages: knownPages, focus_page: focusPage }),
   });
   if (!response.ok) throw await problem(response);
   return (await response.json()) as PreviewAnswer;

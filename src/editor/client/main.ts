@@ -63,6 +63,8 @@ class EditorApp {
   private readonly settings: SettingsDrawer;
   private readonly highlight = new Compartment();
   private pauseTimer: number | undefined;
+  /** The line typed on last, until a preview is asked for: its page is the one to draw. */
+  private editedLine: { number: number; text: string } | null = null;
   private previewing = false;
   private previewAgain = false;
   private serviceProblem: Problem | null = null;
@@ -98,6 +100,7 @@ class EditorApp {
           imageDrop((message) => this.showStatus(message)),
           EditorView.updateListener.of((update) => {
             if (!update.docChanged) return;
+            this.editedLine = update.state.doc.lineAt(update.state.selection.main.head);
             this.timing.changedAt = performance.now();
             localStorage.setItem(DRAFT_KEY, update.state.doc.toString());
             this.settings.showDocument(update.state.doc.toString());
@@ -194,7 +197,10 @@ class EditorApp {
 
   private schedulePreview(delayMs: number): void {
     window.clearTimeout(this.pauseTimer);
-    this.pauseTimer = window.setTimeout(() => void this.preview(), delayMs);
+    this.pauseTimer = window.setTimeout(() => {
+      this.pauseTimer = undefined;
+      void this.preview();
+    }, delayMs);
   }
 
   private async preview(): Promise<void> {
@@ -207,7 +213,7 @@ class EditorApp {
     this.timing.requestedAt = performance.now();
     const source = this.text();
     try {
-      const answer = await fetchPreview(this.key, this.input(), this.pages.knownHashes());
+      const answer = await fetchPreview(this.key, this.input(), this.pages.knownHashes(), this.focusPage());
       this.pages.update(answer.pages);
       this.timing.shownAt = performance.now();
       this.serviceProblem = null;
@@ -227,6 +233,16 @@ class EditorApp {
         this.schedulePreview(0);
       }
     }
+  }
+
+  /** The page to draw around: the one showing the line just typed on, else the one in view. */
+  private focusPage(): number {
+    const inView = this.pages.pageInView();
+    const edited = this.editedLine;
+    this.editedLine = null;
+    if (!edited) return inView;
+    const share = (edited.number - 1) / Math.max(1, this.view.state.doc.lines - 1);
+    return this.pages.pageOfText(edited.text, Math.round(share * Math.max(0, this.pages.pageCount - 1)));
   }
 
   private signOutQuietly(): void {
@@ -321,6 +337,8 @@ class EditorApp {
       this.pages.scrollToFraction((line - 1) / Math.max(1, this.view.state.doc.lines - 1));
     });
     pages.addEventListener('scroll', () => {
+      // Scrolled to pages the last preview did not draw: one preview draws those near.
+      if (this.pages.undrawnInView()) this.schedulePreview(PREVIEW_PAUSE_MS);
       if (this.scrollLead === 'source') return;
       this.lead('pages');
       const doc = this.view.state.doc;

@@ -1,9 +1,11 @@
 /**
  * The pages on the right: one picture per page, replaced only when its hash changed, so an edit
  * redraws only the pages it touched. Pictures are kept by hash, and those hashes are what the
- * service is told it need not draw again.
+ * service is told it need not draw again. A preview draws only the pages near the one in view;
+ * a page it did not draw keeps its earlier picture, marked out of date, or stands blank.
  */
 import type { PreviewPage } from './api.js';
+import { WORD, wordRun } from './source-match.js';
 
 /** Page pictures kept beyond the pages shown, for an edit undone. */
 const SPARE_PICTURES = 64;
@@ -35,16 +37,15 @@ export class PagesView {
     }
     pages.forEach((page, index) => {
       const existing = this.shown[index];
-      if (existing?.hash === page.hash) return;
-      const picture = this.pictures.get(page.hash);
-      if (!picture) return; // the service drew it and we dropped it: the next preview asks again
+      if (existing?.hash === page.hash && !existing.figure.classList.contains('stale')) return;
       const figure = existing?.figure ?? this.addFigure(index);
-      const image = figure.querySelector('img')!;
-      image.src = picture;
-      image.alt = `Page ${index + 1} of the preview`;
       figure.style.aspectRatio = `${page.width} / ${page.height}`;
       figure.dataset.height = String(page.height);
       this.shown[index] = { hash: page.hash, figure };
+      const picture = this.pictures.get(page.hash);
+      // Not drawn this time (far from the page in view): the next preview near it draws it.
+      figure.classList.toggle('stale', !picture);
+      if (picture) figure.querySelector('img')!.src = picture;
     });
     for (const gone of this.shown.splice(pages.length)) gone.figure.remove();
     this.shown.forEach((page, index) => (page.figure.querySelector('img')!.alt = `Page ${index + 1} of ${pages.length}`));
@@ -56,6 +57,36 @@ export class PagesView {
   /** Scrolls so that `fraction` (0–1) of the whole document is at the top. */
   scrollToFraction(fraction: number): void {
     this.container.scrollTop = fraction * Math.max(0, this.container.scrollHeight - this.container.clientHeight);
+  }
+
+  /** The page (from 0) at the top of the view. */
+  pageInView(): number {
+    const top = this.container.getBoundingClientRect().top;
+    const index = this.shown.findIndex((page) => page.figure.getBoundingClientRect().bottom > top);
+    return Math.max(0, index);
+  }
+
+  /**
+   * The page (from 0) that shows a line of the source: the line's words searched for in the text
+   * of the pages drawn so far, the match nearest the page `estimate` chosen; `estimate` when no
+   * drawn page has them.
+   */
+  pageOfText(text: string, estimate: number): number {
+    const pattern = wordsPattern(text);
+    if (!pattern) return estimate;
+    let best: number | null = null;
+    this.shown.forEach((page, index) => {
+      const lines = this.texts.get(page.hash);
+      if (!lines || !pattern.test(lines.map((line) => line.text).join(' '))) return;
+      if (best === null || Math.abs(index - estimate) < Math.abs(best - estimate)) best = index;
+    });
+    return best ?? estimate;
+  }
+
+  /** Whether a page in view, or next to it, waits for its picture. */
+  undrawnInView(): boolean {
+    const index = this.pageInView();
+    return this.shown.slice(index, index + 2).some((page) => page.figure.classList.contains('stale'));
   }
 
   scrollFraction(): number {
@@ -95,4 +126,10 @@ export class PagesView {
       this.texts.delete(hash);
     }
   }
+}
+
+/** The first words of a source line, as they would read on a page. */
+function wordsPattern(text: string): RegExp | null {
+  const words = (text.match(WORD) ?? []).slice(0, 3);
+  return words.length === 0 ? null : wordRun(words, 'u');
 }

@@ -3,7 +3,7 @@
  * (markup between them allowed), the occurrence nearest the line's share of the document
  * chosen. A line with no findable words falls back to that share alone.
  */
-const WORD = /[\p{L}\p{N}]{3,}/gu;
+export const WORD = /[\p{L}\p{N}]{3,}/gu;
 const RUNS = [3, 2, 1];
 
 /** The offset in `source` the page line `text` was set from, or `estimate` when it cannot be found. */
@@ -11,7 +11,7 @@ export function sourceOffsetOf(text: string, source: string, estimate: number): 
   const words = text.match(WORD) ?? [];
   for (const size of RUNS) {
     for (let start = 0; start + size <= words.length; start += 1) {
-      const pattern = new RegExp(words.slice(start, start + size).map(escape).join('[^\\p{L}\\p{N}]{1,12}'), 'gu');
+      const pattern = wordRun(words.slice(start, start + size), 'gu');
       let best: number | null = null;
       for (const match of source.matchAll(pattern)) {
         if (best === null || Math.abs(match.index - estimate) < Math.abs(best - estimate)) best = match.index;
@@ -20,6 +20,11 @@ export function sourceOffsetOf(text: string, source: string, estimate: number): 
     }
   }
   return estimate;
+}
+
+/** The words in order, with markup, spaces or a line break (up to 12 characters) between them. */
+export function wordRun(words: readonly string[], flags: string): RegExp {
+  return new RegExp(words.map(escape).join('[^\\p{L}\\p{N}]{1,12}'), flags);
 }
 
 function escape(word: string): string {
