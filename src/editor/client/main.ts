@@ -8,7 +8,7 @@ import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirro
 import { markdown } from '@codemirror/lang-markdown';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
-import { Compartment, EditorState } from '@codemirror/state';
+import { Compartment, EditorState, type Text } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { fetchPdf, fetchPreview, fetchUsage, ServiceProblem, type RenderInput } from './api.js';
@@ -75,7 +75,8 @@ class EditorApp {
   /** Set while one side scrolls the other, so the echo is ignored. */
   private scrollLead: 'source' | 'pages' | null = null;
   /** For latency figures: when the text last changed, and how long until its pages were shown. */
-  readonly timing = { changedAt: 0, requestedAt: 0, shownAt: 0 };
+  /** The last preview: when asked for and shown, and how many pictures on screen it replaced (the browser test reads them). */
+  readonly timing = { changedAt: 0, requestedAt: 0, shownAt: 0, replaced: 0 };
 
   constructor() {
     const nonce = document.body.dataset.styleNonce ?? '';
@@ -214,7 +215,9 @@ class EditorApp {
     const source = this.text();
     try {
       const answer = await fetchPreview(this.key, this.input(), this.pages.knownHashes(), this.focusPage());
-      this.pages.update(answer.pages);
+      this.timing.replaced = this.pages.update(answer.pages);
+      // The pages just drawn hold text the source's place can now be found by.
+      if (this.lastScrolled === 'source') this.followSource();
       this.timing.shownAt = performance.now();
       this.serviceProblem = null;
       this.warnings = problemsFromWarnings(answer.warnings, source);
@@ -329,22 +332,44 @@ class EditorApp {
   private wireScrolling(): void {
     const source = this.view.scrollDOM;
     const pages = $('pages');
+    // Each pane follows the other to the same text: a source line's words found on the pages
+    // drawn, a page line's words found in the source; the same share of the document where the
+    // words are not found (a blank line, a drawing, a page not drawn yet).
     source.addEventListener('scroll', () => {
       if (this.scrollLead === 'pages') return;
       this.lead('source');
-      const top = this.view.lineBlockAtHeight(source.scrollTop - this.view.documentTop + source.getBoundingClientRect().top);
-      const line = this.view.state.doc.lineAt(top.from).number;
-      this.pages.scrollToFraction((line - 1) / Math.max(1, this.view.state.doc.lines - 1));
+      this.lastScrolled = 'source';
+      this.followSource();
     });
     pages.addEventListener('scroll', () => {
       // Scrolled to pages the last preview did not draw: one preview draws those near.
       if (this.pages.undrawnInView()) this.schedulePreview(PREVIEW_PAUSE_MS);
       if (this.scrollLead === 'source') return;
       this.lead('pages');
+      this.lastScrolled = 'pages';
       const doc = this.view.state.doc;
-      const line = doc.line(Math.max(1, Math.round(this.pages.scrollFraction() * (doc.lines - 1)) + 1));
-      source.scrollTop = this.view.lineBlockAt(line.from).top;
+      const place = this.pages.placeInView();
+      const estimate = Math.round(((place.page + place.fraction) / Math.max(1, this.pages.pageCount)) * doc.length);
+      const at = place.text === null ? estimate : sourceOffsetOf(place.text, doc.toString(), estimate);
+      source.scrollTop = this.view.lineBlockAt(doc.lineAt(Math.min(doc.length, at)).from).top;
     });
+  }
+
+  /** Which pane the person scrolled last: the other follows it, again once new pages are drawn. */
+  private lastScrolled: 'source' | 'pages' = 'source';
+
+  /** The pages scrolled to the text at the top of the source. */
+  private followSource(): void {
+    const doc = this.view.state.doc;
+    const source = this.view.scrollDOM;
+    // The height in the document at the top of the pane (documentTop moves up as the pane scrolls).
+    const top = doc.lineAt(this.view.lineBlockAtHeight(source.getBoundingClientRect().top - this.view.documentTop).from);
+    const share = (top.number - 1) / Math.max(1, doc.lines - 1);
+    const estimate = Math.round(share * Math.max(0, this.pages.pageCount - 1));
+    const place = this.pages.placeOfText(firstWordsFrom(doc, top.number), estimate);
+    this.lead('source');
+    if (place && Math.abs(place.page - estimate) <= Math.max(3, this.pages.pageCount / 4)) this.pages.scrollToPlace(place.page, place.fraction);
+    else this.pages.scrollToFraction(share);
   }
 
   private leadTimer: number | undefined;
@@ -367,3 +392,12 @@ declare global {
 }
 
 window.quireEditor = new EditorApp();
+
+/** The first three words at or below line `from` (a short line, such as a heading, goes on into the next ones). */
+function firstWordsFrom(doc: Text, from: number): string {
+  const words: string[] = [];
+  for (let number = from; number <= Math.min(doc.lines, from + 5) && words.length < 3; number += 1) {
+    words.push(...(doc.line(number).text.match(/[\p{L}\p{N}]{3,}/gu) ?? []));
+  }
+  return words.slice(0, 3).join(' ');
+}

@@ -30,7 +30,9 @@ export class PagesView {
     return this.shown.length;
   }
 
-  update(pages: readonly PreviewPage[]): void {
+  /** Shows a preview's pages; answers how many pictures on screen it replaced (pages drawn for the first time not counted). */
+  update(pages: readonly PreviewPage[]): number {
+    let replaced = 0;
     for (const page of pages) {
       if (page.png !== null) this.pictures.set(page.hash, `data:image/png;base64,${page.png}`);
       if (page.lines !== null) this.texts.set(page.hash, page.lines);
@@ -43,6 +45,7 @@ export class PagesView {
       figure.dataset.height = String(page.height);
       this.shown[index] = { hash: page.hash, figure };
       const picture = this.pictures.get(page.hash);
+      if (picture && existing && !figure.classList.contains('stale')) replaced += 1;
       // Not drawn this time (far from the page in view): the next preview near it draws it.
       figure.classList.toggle('stale', !picture);
       if (picture) figure.querySelector('img')!.src = picture;
@@ -52,6 +55,7 @@ export class PagesView {
     this.forgetUnused(pages);
     this.revision += 1;
     this.container.dataset.revision = String(this.revision);
+    return replaced;
   }
 
   /** Scrolls so that `fraction` (0–1) of the whole document is at the top. */
@@ -72,15 +76,39 @@ export class PagesView {
    * drawn page has them.
    */
   pageOfText(text: string, estimate: number): number {
+    return this.placeOfText(text, estimate)?.page ?? estimate;
+  }
+
+  /** Where a source line's words are set: the page (from 0) and the share of its height down to that line. */
+  placeOfText(text: string, estimate: number): { page: number; fraction: number } | null {
     const pattern = wordsPattern(text);
-    if (!pattern) return estimate;
-    let best: number | null = null;
+    if (!pattern) return null;
+    let best: { page: number; fraction: number } | null = null;
     this.shown.forEach((page, index) => {
-      const lines = this.texts.get(page.hash);
-      if (!lines || !pattern.test(lines.map((line) => line.text).join(' '))) return;
-      if (best === null || Math.abs(index - estimate) < Math.abs(best - estimate)) best = index;
+      if (best !== null && Math.abs(index - estimate) >= Math.abs(best.page - estimate)) return;
+      const lines = this.texts.get(page.hash) ?? [];
+      const line = lines.find((candidate, at) => pattern.test(`${candidate.text} ${lines[at + 1]?.text ?? ''}`));
+      if (line) best = { page: index, fraction: line.y / Number(page.figure.dataset.height) };
     });
-    return best ?? estimate;
+    return best;
+  }
+
+  /** Scrolls so that the spot `fraction` down page `index` is at the top, less a line. */
+  scrollToPlace(index: number, fraction: number): void {
+    const figure = this.shown[index]?.figure;
+    if (!figure) return;
+    const offset = figure.getBoundingClientRect().top - this.container.getBoundingClientRect().top + this.container.scrollTop;
+    this.container.scrollTop = Math.max(0, offset + fraction * figure.clientHeight - 24);
+  }
+
+  /** The text of the line at the top of the view, its page and how far down that page it is. */
+  placeInView(): { page: number; fraction: number; text: string | null } {
+    const page = this.pageInView();
+    const figure = this.shown[page]?.figure;
+    if (!figure) return { page, fraction: 0, text: null };
+    const box = figure.getBoundingClientRect();
+    const fraction = Math.min(1, Math.max(0, (this.container.getBoundingClientRect().top - box.top) / box.height));
+    return { page, fraction, text: this.lineAt(this.shown[page]!.hash, fraction * Number(figure.dataset.height)) };
   }
 
   /** Whether a page in view, or next to it, waits for its picture. */

@@ -22,9 +22,13 @@ export function sourceOffsetOf(text: string, source: string, estimate: number): 
   return estimate;
 }
 
-/** The words in order, with markup, spaces or a line break (up to 12 characters) between them. */
+/**
+ * The words in order, with markup, spaces or a line break (up to 12 characters) between them,
+ * and up to three short words that the list leaves out ("a", "of").
+ */
 export function wordRun(words: readonly string[], flags: string): RegExp {
-  return new RegExp(words.map(escape).join('[^\\p{L}\\p{N}]{1,12}'), flags);
+  const between = '[^\\p{L}\\p{N}]{1,12}(?:[\\p{L}\\p{N}]{1,2}[^\\p{L}\\p{N}]{1,12}){0,3}';
+  return new RegExp(words.map(escape).join(between), flags);
 }
 
 function escape(word: string): string {
