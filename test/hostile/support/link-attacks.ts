@@ -77,7 +77,8 @@ const PAGE_LINKS: Array<[string, (href: string) => string]> = [
 
 /**
  * The attack documents: each SVG link both as a data: URI image and as an SVG file in the
- * folder (written here), one more SVG nested inside an SVG's data: image, and each page link.
+ * folder (written here), one more SVG nested inside an SVG's data: image, each page link, and
+ * each target as the title page's cover image.
  */
 export function linkAttackCorpus(folder: string, targets: Targets): CorpusDocument[] {
   const documents: CorpusDocument[] = [];
@@ -91,6 +92,10 @@ export function linkAttackCorpus(folder: string, targets: Targets): CorpusDocume
   }
   for (const [name, link] of PAGE_LINKS) {
     documents.push({ name: `page: ${name}`, markdown: targets.hrefs.map(link).join('\n\n') });
+  }
+  // Front matter names one picture per document: the title page's cover.
+  for (const [index, href] of targets.hrefs.entries()) {
+    documents.push({ name: `front matter: cover_image ${index}`, markdown: `---\ntitle: Cover\ntitle_page: true\ncover_image: ${JSON.stringify(href)}\n---\n\n# Cover` });
   }
   return documents;
 }
