@@ -89,6 +89,10 @@ export async function transaction<T>(
     throw unavailable(error);
   }
   let broken: unknown;
+  // A connection the server ends while it is checked out (between statements) says so with an
+  // 'error' event, which would end the process if nobody listened; the next statement fails too.
+  const noteBroken = (error: Error) => (broken = error);
+  client.on('error', noteBroken);
   try {
     await query(client, options.durable === false ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN');
     const result = await work(client);
@@ -98,7 +102,8 @@ export async function transaction<T>(
     await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError));
     throw error;
   } finally {
-    // A connection whose rollback failed is in an unknown state: the pool closes it.
+    client.off('error', noteBroken);
+    // A connection that broke, or whose rollback failed, is in an unknown state: the pool closes it.
     client.release(broken instanceof Error ? broken : undefined);
   }
 }

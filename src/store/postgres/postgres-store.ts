@@ -336,13 +336,8 @@ export class PostgresStore implements Store {
   }
 
   async giveBackTokens(accountId: string, kind: TokenKind, slots: number[]): Promise<void> {
-    if (slots.length === 0) return;
-    await query(
-      this.pool,
-      `UPDATE account_tokens SET held_until = 0
-       WHERE account_id = @accountId AND kind = @kind AND slot = ANY(@slots::int[]) AND holder = @holder`,
-      { accountId, kind, slots, holder: this.holder.id },
-    );
+    // One slot at a time, as SQLite does: a render gives back one, a lost race a few.
+    for (const slot of slots) await query(this.pool, sql.GIVE_BACK_TOKEN, { accountId, kind, slot, holder: this.holder.id });
   }
 
   async addCertificate(accountId: string, certificate: Omit<StoredCertificate, 'createdAt'>): Promise<CertificateSummary> {

@@ -1,0 +1,35 @@
+/**
+ * The PostgreSQL connection as the server drops it: a connection ended while a transaction holds
+ * it (between statements) fails that transaction as "store unavailable" and never ends the
+ * process, and the pool goes on with a fresh connection.
+ */
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, describe, it } from 'node:test';
+import { one, openPool, query, transaction } from '../../src/store/postgres/connection.js';
+import { StoreUnavailableError } from '../../src/store/store.js';
+import { freshDatabase } from '../support/postgres.js';
+
+const database = await freshDatabase('connection');
+const pool = openPool({ url: database.url, size: 2 }, () => undefined);
+
+describe('PostgreSQL connections the server ends', () => {
+  after(async () => {
+    await pool.end();
+    await database.drop();
+  });
+
+  it('should fail the transaction as store unavailable, keep the process, and serve the next one', async () => {
+    await assert.rejects(
+      transaction(pool, async (client) => {
+        const { pid } = (await one<{ pid: number }>(client, 'SELECT pg_backend_pid() AS pid'))!;
+        await database.query('SELECT pg_terminate_backend($1)', [pid]);
+        // The server's goodbye arrives while no statement runs: an 'error' event on the client.
+        await sleep(200);
+        await query(client, 'SELECT 1');
+      }),
+      StoreUnavailableError,
+    );
+    assert.equal((await one<{ n: number }>(pool, 'SELECT 1 AS n'))?.n, 1);
+  });
+});
