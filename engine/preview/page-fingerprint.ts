@@ -16,42 +16,55 @@ export function pageFingerprint(page: Page, pageColor: Color | null, pixelsPerPo
   return createHash('sha256').update(numbers.bytes()).update(strings.join('\u0000')).digest('hex').slice(0, 32);
 }
 
-function addItem(item: FrameItem, numbers: NumberSink, strings: string[]): void {
+/** One painted item's identity, position included; null for an item that paints nothing. */
+export function itemDigest(item: FrameItem): string | null {
+  const numbers = new NumberSink(64);
+  const strings: string[] = [];
+  if (!addItem(item, numbers, strings)) return null;
+  return createHash('sha1').update(numbers.bytes()).update(strings.join('\u0000')).digest('base64');
+}
+
+/** Adds what painting draws from `item`; false when it paints nothing. */
+function addItem(item: FrameItem, numbers: NumberSink, strings: string[]): boolean {
   switch (item.kind) {
     case 'glyphs':
-      if (item.invisible) return;
+      if (item.invisible) return false;
       strings.push(item.face);
       numbers.push(1, item.x, item.y, item.size, ...item.color, item.glyphs.length);
       for (const glyph of item.glyphs) numbers.push(glyph.id, glyph.advance, glyph.dx, glyph.dy);
-      return;
+      return true;
     case 'rect':
       numbers.push(2, item.x, item.y, item.width, item.height, item.lineWidth, item.radius, ...(item.fill ?? [-1, -1, -1]), ...(item.stroke ?? [-1, -1, -1]));
-      return;
+      return true;
     case 'line':
       numbers.push(3, item.x1, item.y1, item.x2, item.y2, item.width, ...item.color);
-      return;
+      return true;
     case 'image':
       strings.push(item.image.id);
       numbers.push(4, item.x, item.y, item.width, item.height, item.image.bytes.byteLength);
-      return;
+      return true;
     case 'path': {
       strings.push(item.d);
       const stroke = item.stroke;
       numbers.push(5, ...item.matrix, ...(item.fill ?? [-1, -1, -1]), item.fillOpacity, item.fillRule === 'evenodd' ? 1 : 0);
       if (stroke) numbers.push(...stroke.color, stroke.width, stroke.opacity, stroke.cap.length, stroke.join.length, ...(stroke.dash ?? []));
-      return;
+      return true;
     }
     case 'link':
     case 'dest':
     case 'struct-mark':
-      return;
+      return false;
   }
 }
 
 /** Numbers gathered into one growing Float64Array: far cheaper than text for a page's thousands of glyphs. */
 class NumberSink {
-  private buffer = new Float64Array(4096);
+  private buffer: Float64Array;
   private length = 0;
+
+  constructor(capacity = 4096) {
+    this.buffer = new Float64Array(capacity);
+  }
 
   push(...values: number[]): void {
     if (this.length + values.length > this.buffer.length) {

@@ -7,20 +7,44 @@
 import type { FrameItem, GlyphRunItem, Page, PathItem, RectItem } from '../layout/frame.js';
 import type { Color } from '../layout/theme.js';
 import { fontLibrary } from '../text/font-library.js';
+import { glyphOutline } from './glyph-shapes.js';
+import { inksBand, itemExtent } from './page-ink.js';
 import { watermarkSvg } from './watermark-svg.js';
 
 const WHITE: Color = [255, 255, 255];
 
-export function pageSvg(page: Page, pageColor: Color | null): string {
+/** Which pixels to draw: rows `top` to `top + rows` of the page drawn `zoom` pixels per point. */
+export interface PixelRows {
+  zoom: number;
+  top: number;
+  rows: number;
+}
+
+/** All the rows of the page at `zoom`. */
+export function wholePage(page: Page, zoom: number): PixelRows {
+  return { zoom, top: 0, rows: Math.ceil(page.height * zoom) };
+}
+
+/**
+ * The page as SVG, sized in pixels: only the items that can ink the rows asked for, so a band of
+ * the page costs a fraction of the whole and has the very pixels the whole page has there.
+ */
+export function pageSvg(page: Page, pageColor: Color | null, pixels: PixelRows): string {
+  const { zoom, top, rows } = pixels;
+  const band = { top: top / zoom, bottom: (top + rows) / zoom };
   const glyphs = new GlyphDefs();
   const body: string[] = [`<rect width="${n(page.width)}" height="${n(page.height)}" fill="${hex(pageColor ?? WHITE)}"/>`];
   for (const item of page.items) {
+    if (!inksBand(itemExtent(item), band)) continue;
     const drawn = itemSvg(item, glyphs);
     if (drawn) body.push(drawn);
   }
   body.push(watermarkSvg(page.width, page.height, pageColor !== null && luminance(pageColor) < 0.5));
+  // Whole pixels wide and high, the view box exactly those pixels in points: the scale is `zoom`
+  // whatever the rows, so a band's pixels match the whole page's (the view box is not rounded).
+  const columns = Math.ceil(page.width * zoom);
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${n(page.width)}" height="${n(page.height)}" viewBox="0 0 ${n(page.width)} ${n(page.height)}">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${columns}" height="${rows}" viewBox="0 ${band.top} ${columns / zoom} ${rows / zoom}">` +
     `<defs>${glyphs.defs()}</defs>${body.join('')}</svg>`
   );
 }
@@ -101,18 +125,6 @@ export class GlyphDefs {
     }
     return defs.join('');
   }
-}
-
-const outlines = new Map<string, string>();
-
-function glyphOutline(faceKey: string, glyphId: number): string {
-  const key = `${faceKey}\u0000${glyphId}`;
-  let d = outlines.get(key);
-  if (d === undefined) {
-    d = fontLibrary.known(faceKey).font.getGlyph(glyphId).path.toSVG();
-    outlines.set(key, d);
-  }
-  return d;
 }
 
 /** Relative brightness, 0 (black) to 1 (white), enough to tell a dark page from a light one. */

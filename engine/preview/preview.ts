@@ -3,7 +3,8 @@
  * its frames as SVG and rasterised by resvg. Layout is incremental: top-level blocks laid out
  * for an earlier preview are reused when their content and settings are the same, and only the
  * pages are cut anew. A page the caller already shows (its hash among `knownPages`) is not
- * rasterised again, so an edit redraws only the pages it changed; and only pages within
+ * rasterised again, so an edit redraws only the pages it changed — and of a changed page whose
+ * earlier picture the caller shows (`shownPages`), only the band the edit changed; only pages within
  * DRAWN_AROUND of `focusPage` are drawn at all, so an answer stays small however long the document
  * (a later preview draws the others as they come into view).
  */
@@ -15,8 +16,10 @@ import type { RenderOptions } from '../options.js';
 import type { PhaseTimings } from '../phase-clock.js';
 import { noLoader } from '../resources/loader.js';
 import { pageFingerprint } from './page-fingerprint.js';
+import { changedBand, pageInk, type Band, type PageInk } from './page-ink.js';
 import { pageLines, type PageLine } from './page-lines.js';
-import { pageSvg } from './page-svg.js';
+import { pageSvg, wholePage, type PixelRows } from './page-svg.js';
+import { RecentlyUsed } from './recently-used.js';
 
 export interface PreviewOptions extends RenderOptions {
   /** Hashes of pages the caller already has: those come back without pixels. */
@@ -25,6 +28,8 @@ export interface PreviewOptions extends RenderOptions {
   pixelsPerPoint?: number;
   /** The page (from 0) the caller is looking at: pages to draw are chosen nearest it first. */
   focusPage?: number;
+  /** The hash of the picture the caller shows for each page (null: none), that a changed page's band may be laid over. */
+  shownPages?: readonly (string | null)[];
 }
 
 /** How many pages before and after the one in view a preview draws (when the caller lacks them): a few screens. */
@@ -38,6 +43,11 @@ export interface PreviewPage {
   height: number;
   /** PNG bytes, or null when the hash was among `knownPages` or the page is too far from the focus to draw now. */
   png: Uint8Array | null;
+  /**
+   * When the PNG holds only a band of the page: the picture (hash) it is laid over, and the band's
+   * top and height in points. The PNG is as wide as the page, its rows the page's rows there.
+   */
+  band: { base: string; top: number; height: number } | null;
   /** The page's text lines with their baselines (null with the PNG): where a click on the page lands in the source. */
   lines: PageLine[] | null;
 }
@@ -51,6 +61,8 @@ export interface PreviewResult {
 const DEFAULT_PIXELS_PER_POINT = 1.5;
 /** Laid-out blocks of the documents previewed in this process, so an edit lays out only what changed. */
 const blocks = new BlockCache();
+/** What the pages drawn lately ink, by hash: a page changed from one of them draws only the band that differs. */
+const drawnInk = new RecentlyUsed<string, PageInk>(256);
 
 export async function renderPreview(markdown: string, options: PreviewOptions = {}): Promise<PreviewResult> {
   // Untagged: the structure tree draws nothing, and untagged layouts may reuse the blocks an earlier preview laid out.
@@ -61,11 +73,20 @@ export async function renderPreview(markdown: string, options: PreviewOptions = 
   const { Resvg } = await loadResvg();
   const hashes = laidOut.pages.map((page) => pageFingerprint(page, laidOut.pageColor, zoom));
   const toDraw = pagesToDraw(hashes, known, options.focusPage ?? 0);
+  const shown = options.shownPages ?? [];
   const pages: PreviewPage[] = laidOut.pages.map((page, index) => {
     throwIfAborted(options.limits?.signal);
-    const drawn = toDraw.has(index);
-    const png = drawn ? rasterise(Resvg, pageSvg(page, laidOut.pageColor), zoom) : null;
-    return { hash: hashes[index]!, width: page.width, height: page.height, png, lines: drawn ? pageLines(page) : null };
+    const hash = hashes[index]!;
+    if (!toDraw.has(index)) return { hash, width: page.width, height: page.height, png: null, band: null, lines: null };
+    const ink = pageInk(page);
+    drawnInk.set(hash, ink);
+    const base = shown[index];
+    const earlier = base && known.has(base) ? drawnInk.get(base) : undefined;
+    const changed = earlier && changedBand(earlier, ink);
+    const rows = changed ? bandRows(changed, zoom) : wholePage(page, zoom);
+    const png = rasterise(Resvg, pageSvg(page, laidOut.pageColor, rows));
+    const band = changed ? { base: base!, top: rows.top / zoom, height: rows.rows / zoom } : null;
+    return { hash, width: page.width, height: page.height, png, band, lines: pageLines(page) };
   });
   clock.mark('serialize');
   return { pages, warnings: [...document.warnings, ...laidOut.warnings], timings: clock.timings() };
@@ -76,6 +97,13 @@ function pagesToDraw(hashes: readonly string[], known: ReadonlySet<string>, focu
   return new Set(hashes.flatMap((hash, index) => (Math.abs(index - focus) <= DRAWN_AROUND && !known.has(hash) ? [index] : [])));
 }
 
-function rasterise(Resvg: Awaited<ReturnType<typeof loadResvg>>['Resvg'], svg: string, zoom: number): Uint8Array {
-  return new Resvg(svg, { fitTo: { mode: 'zoom', value: zoom }, font: { loadSystemFonts: false }, logLevel: 'off' }).render().asPng();
+/** The pixel rows that hold the band. */
+function bandRows(band: Band, zoom: number): PixelRows {
+  const top = Math.floor(band.top * zoom);
+  return { zoom, top, rows: Math.ceil(band.bottom * zoom) - top };
+}
+
+/** The SVG is sized in pixels already. */
+function rasterise(Resvg: Awaited<ReturnType<typeof loadResvg>>['Resvg'], svg: string): Uint8Array {
+  return new Resvg(svg, { fitTo: { mode: 'original' }, font: { loadSystemFonts: false }, logLevel: 'off' }).render().asPng();
 }

@@ -70,6 +70,7 @@ export async function previewDocument(deps: RenderDeps, incoming: IncomingPrevie
       width: page.width,
       height: page.height,
       png: page.png === null ? null : Buffer.from(page.png).toString('base64'),
+      band: page.band,
       lines: page.lines,
     })),
     warnings: preview.warnings,
@@ -87,17 +88,20 @@ export async function previewDocument(deps: RenderDeps, incoming: IncomingPrevie
 }
 
 /**
- * `known_pages` and `focus_page` are the preview's own fields; everything else is a render body,
- * checked as POST /v1/render checks it.
+ * `known_pages`, `shown_pages` and `focus_page` are the preview's own fields; everything else is
+ * a render body, checked as POST /v1/render checks it.
  */
 function splitPreviewFields(json: unknown): { ask: PreviewAsk; rest: unknown } {
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return { ask: { knownPages: [], focusPage: 0 }, rest: json };
-  const { known_pages: known = [], focus_page: focus = 0, ...rest } = json as Record<string, unknown>;
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return { ask: { knownPages: [], shownPages: [], focusPage: 0 }, rest: json };
+  const { known_pages: known = [], shown_pages: shown = [], focus_page: focus = 0, ...rest } = json as Record<string, unknown>;
   if (!Array.isArray(known) || known.length > MAX_KNOWN_PAGES || !known.every((hash) => typeof hash === 'string' && PAGE_HASH.test(hash))) {
     throw invalidRequest('invalid_field', `"known_pages" must be a list of at most ${MAX_KNOWN_PAGES} page hashes.`);
+  }
+  if (!Array.isArray(shown) || shown.length > MAX_KNOWN_PAGES || !shown.every((hash) => hash === null || (typeof hash === 'string' && PAGE_HASH.test(hash)))) {
+    throw invalidRequest('invalid_field', `"shown_pages" must be a list of at most ${MAX_KNOWN_PAGES} page hashes or nulls, one per page shown.`);
   }
   if (typeof focus !== 'number' || !Number.isInteger(focus) || focus < 0 || focus > MAX_FOCUS_PAGE) {
     throw invalidRequest('invalid_field', `"focus_page" must be a page number from 0 to ${MAX_FOCUS_PAGE}.`);
   }
-  return { ask: { knownPages: known as string[], focusPage: focus }, rest };
+  return { ask: { knownPages: known as string[], shownPages: shown as (string | null)[], focusPage: focus }, rest };
 }

@@ -26,6 +26,8 @@ export interface PreviewAsk {
   knownPages: string[];
   /** The page the editor shows at the top: pages to draw are chosen nearest it. */
   focusPage: number;
+  /** The hash of the picture the editor shows for each page (null: none): a changed page may come back as a band over it. */
+  shownPages: (string | null)[];
 }
 
 export interface PreviewOutput {

@@ -79,6 +79,7 @@ async function preview(task: RenderTask, ask: PreviewAsk, loader: RemoteLoader |
     limits: { maxPages: task.maxPages, resourceBytes: task.resourceBytes },
     knownPages: ask.knownPages,
     focusPage: ask.focusPage,
+    shownPages: ask.shownPages,
     ...(loader && { loader }),
   });
   const pages = result.pages.map((page) => ({ ...page, png: page.png && page.png.slice() }));

@@ -17,7 +17,7 @@ import { pdfFile, pdftotext } from '../support/pdf-tools.js';
 const run = promisify(execFile);
 
 interface PreviewBody {
-  pages: { hash: string; width: number; height: number; png: string | null }[];
+  pages: { hash: string; width: number; height: number; png: string | null; band: { base: string; top: number; height: number } | null }[];
   warnings: string[];
   previews_left: number;
   previews_per_hour: number;
@@ -89,6 +89,17 @@ describe('web editor service', () => {
     const edited = (await (await preview(account.key, { markdown: `${DOCUMENT}\nOne more line.\n`, known_pages: [page.hash] })).json()) as PreviewBody;
     assert.notEqual(edited.pages[0]!.hash, page.hash);
     assert.ok(edited.pages[0]!.png);
+    assert.equal(edited.pages[0]!.band, null, 'no picture shown to draw over: the whole page');
+
+    // Shown the first picture, the line added comes back as a band of the page, over that picture.
+    const banded = (await (await preview(account.key, { markdown: `${DOCUMENT}\nOne more line.\n`, known_pages: [page.hash], shown_pages: [page.hash] })).json()) as PreviewBody;
+    const band = banded.pages[0]!.band!;
+    assert.equal(band.base, page.hash);
+    const strip = PNG.sync.read(Buffer.from(banded.pages[0]!.png!, 'base64'));
+    assert.equal(strip.width, image.width);
+    assert.equal(strip.height, Math.round(band.height * 1.5));
+    assert.ok(strip.height < image.height / 4, `a band of ${strip.height} rows`);
+    assert.ok(band.top > 100, `below the lines that did not change (${band.top} pt)`);
   });
 
   it('should draw only the pages around the one in view, and refuse a focus or known pages that are not pages, for free', async () => {
@@ -97,7 +108,7 @@ describe('web editor service', () => {
     const body = (await (await preview(account.key, { markdown: long, focus_page: 12 })).json()) as PreviewBody;
     assert.ok(body.pages.length > 20, `${body.pages.length} pages`);
     assert.deepEqual(body.pages.flatMap((page, index) => (page.png === null ? [] : [index])), [8, 9, 10, 11, 12, 13, 14, 15, 16]);
-    for (const bad of [{ focus_page: -1 }, { focus_page: 1.5 }, { focus_page: '3' }, { known_pages: ['nope'] }]) {
+    for (const bad of [{ focus_page: -1 }, { focus_page: 1.5 }, { focus_page: '3' }, { known_pages: ['nope'] }, { shown_pages: 'nope' }, { shown_pages: [7] }]) {
       const refused = await preview(account.key, { markdown: '# Bad', ...bad });
       assert.equal(refused.status, 400, JSON.stringify(bad));
       assert.equal(((await refused.json()) as { code: string }).code, 'invalid_request');

@@ -25,7 +25,7 @@ function task(markdown: string, preview: boolean): RenderTask {
     resourceBytes: 1_000_000,
     remoteResources: false,
     fetchId: 'affinity',
-    ...(preview && { preview: { knownPages: [], focusPage: 0 } }),
+    ...(preview && { preview: { knownPages: [], shownPages: [], focusPage: 0 } }),
   };
 }
 

@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { PNG } from 'pngjs';
 import { folderLoader, renderPreview, type ResourceLoader } from '../../engine/index.js';
 import { layOutSources } from '../../engine/lay-out.js';
 import { pageFingerprint } from '../../engine/preview/page-fingerprint.js';
-import { DRAWN_AROUND } from '../../engine/preview/preview.js';
+import { DRAWN_AROUND, type PreviewPage } from '../../engine/preview/preview.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 const ZOOM = 1.5;
@@ -78,6 +79,40 @@ describe('incremental preview layout', () => {
     assert.equal(changed.at(-1)?.length, 1, `pages changed by a word typed at successive places: ${changed.map((pages) => pages.length).join(', ')}`);
   });
 
+  it("should draw an edit's band over the picture shown, with the whole page's pixels there", async () => {
+    for (const file of ['README.md', 'fixtures/kitchen-sink.md', 'fixtures/german.md']) {
+      const loader = folderLoader(path.dirname(path.join(ROOT, file)));
+      let markdown = readFileSync(path.join(ROOT, file), 'utf8');
+      let previous = await renderPreview(markdown, { loader, pixelsPerPoint: ZOOM, focusPage: 0 });
+      const pictures = new Map<string, PNG>(previous.pages.flatMap((page) => (page.png ? [[page.hash, PNG.sync.read(Buffer.from(page.png))] as const] : [])));
+      let bands = 0;
+      for (const word of ['Zebra ', 'Q', 'Quokkas and a longer run of words, enough to reflow the lines after them. ']) {
+        // Typed at the start of the first paragraph on page 0.
+        const at = markdown.search(/\n\n[A-Z][a-z]+ [a-z]/) + 2;
+        markdown = `${markdown.slice(0, at)}${word}${markdown.slice(at)}`;
+        const shown = previous.pages.map((page) => page.hash);
+        const edited = await renderPreview(markdown, { loader, pixelsPerPoint: ZOOM, focusPage: 0, knownPages: [...pictures.keys()], shownPages: shown });
+        const whole = await renderPreview(markdown, { loader, pixelsPerPoint: ZOOM, focusPage: 0 });
+        for (const [index, page] of edited.pages.entries()) {
+          if (page.png === null) continue;
+          const expected = PNG.sync.read(Buffer.from(whole.pages[index]!.png!));
+          const picture = page.band ? laidOver(pictures.get(page.band.base)!, page) : PNG.sync.read(Buffer.from(page.png));
+          if (page.band) {
+            bands += 1;
+            assert.equal(page.band.base, shown[index], `${file}: the band lies over the picture shown as page ${index + 1}`);
+            assert.ok(page.band.height < page.height * 0.6, `${file}: a band of ${page.band.height} pt`);
+          }
+          const { differing, most } = difference(picture, expected);
+          // The scale is the same to a float's precision: a handful of edge pixels may differ by a shade.
+          assert.ok(differing < picture.width * picture.height * 0.001 && most <= 32, `${file}, page ${index + 1}: ${differing} pixels differ, by up to ${most}`);
+          pictures.set(page.hash, picture);
+        }
+        previous = edited;
+      }
+      assert.ok(bands >= 2, `${file}: ${bands} edits drawn as bands`);
+    }
+  });
+
   it('should draw only the pages around the one in view', async () => {
     const markdown = readFileSync(path.join(ROOT, 'fixtures/table-200.md'), 'utf8').repeat(8);
     const first = await renderPreview(markdown, { focusPage: 20 });
@@ -94,3 +129,27 @@ describe('incremental preview layout', () => {
     );
   });
 });
+
+/** The picture `under` with the page's band laid over its rows. */
+function laidOver(under: PNG, page: PreviewPage): PNG {
+  const band = PNG.sync.read(Buffer.from(page.png!));
+  const picture = new PNG({ width: under.width, height: under.height });
+  under.data.copy(picture.data);
+  const top = Math.round(page.band!.top * ZOOM);
+  assert.equal(band.width, under.width);
+  assert.equal(Math.round(page.band!.height * ZOOM), band.height);
+  band.data.copy(picture.data, top * under.width * 4);
+  return picture;
+}
+
+function difference(a: PNG, b: PNG): { differing: number; most: number } {
+  assert.deepEqual([a.width, a.height], [b.width, b.height]);
+  let differing = 0;
+  let most = 0;
+  for (let i = 0; i < a.data.length; i += 1) {
+    const by = Math.abs(a.data[i]! - b.data[i]!);
+    if (by > 0) differing += 1;
+    most = Math.max(most, by);
+  }
+  return { differing: differing / 4, most };
+}

@@ -6,6 +6,8 @@ export interface PreviewPage {
   height: number;
   /** Base64 PNG, or null when the page's hash was among the known ones. */
   png: string | null;
+  /** When the PNG is only a band of the page (points from its top), to lay over the picture of page `base`. */
+  band: { base: string; top: number; height: number } | null;
   /** The page's text lines and their baselines in points (null with the PNG). */
   lines: { y: number; text: string }[] | null;
 }
@@ -35,11 +37,20 @@ export interface RenderInput {
   features: Record<string, boolean | string>;
 }
 
-export async function fetchPreview(key: string, input: RenderInput, knownPages: string[], focusPage: number): Promise<PreviewAnswer> {
+export interface PagesShown {
+  /** Hashes of the pages there are pictures of. */
+  known: string[];
+  /** The hash of the picture shown as each page (null: none to draw over). */
+  shown: (string | null)[];
+  /** The page to draw around. */
+  focus: number;
+}
+
+export async function fetchPreview(key: string, input: RenderInput, pages: PagesShown): Promise<PreviewAnswer> {
   const response = await fetch('/editor/preview', {
     method: 'POST',
     headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ...input, known_pages: knownPages, focus_page: focusPage }),
+    body: JSON.stringify({ ...input, known_pages: pages.known, shown_pages: pages.shown, focus_page: pages.focus }),
   });
   if (!response.ok) throw await problem(response);
   return (await response.json()) as PreviewAnswer;

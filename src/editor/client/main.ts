@@ -21,8 +21,16 @@ import { forgetKey, keepKey, storedKey } from './session.js';
 import { SettingsDrawer } from './settings-drawer.js';
 import { sourceOffsetOf } from './source-match.js';
 
-/** Pause in typing before a preview is asked for; previews are counted per hour. */
+/**
+ * When previews are asked for while typing. The first change after a quiet spell is previewed at
+ * once (the page answers the keystroke); changes that follow are gathered until typing pauses,
+ * because previews are counted per hour. With few previews left, only pauses ask, and longer ones.
+ */
 const PREVIEW_PAUSE_MS = 250;
+const QUIET_SPELL_MS = 1_000;
+const SCARCE_PAUSE_MS = 1_000;
+/** Below this share of the hour's previews left, previews are scarce. */
+const SCARCE_SHARE = 0.1;
 const DRAFT_KEY = 'quire.draft';
 const SCHEME_KEY = 'quire.colorScheme';
 const WELCOME = `---
@@ -67,6 +75,10 @@ class EditorApp {
   private editedLine: { number: number; text: string } | null = null;
   private previewing = false;
   private previewAgain = false;
+  /** When the text last changed and when a preview was last asked for (performance.now()). */
+  private lastChangeAt = 0;
+  private lastPreviewAt = -Infinity;
+  private previewsLeft: { left: number; perHour: number } | null = null;
   private serviceProblem: Problem | null = null;
   private warnings: Problem[] = [];
   /** Idempotency-Key for the document as it is now; a new one once it changes. */
@@ -74,9 +86,11 @@ class EditorApp {
   private downloading = false;
   /** Set while one side scrolls the other, so the echo is ignored. */
   private scrollLead: 'source' | 'pages' | null = null;
-  /** For latency figures: when the text last changed, and how long until its pages were shown. */
-  /** The last preview: when asked for and shown, and how many pictures on screen it replaced (the browser test reads them). */
-  readonly timing = { changedAt: 0, requestedAt: 0, shownAt: 0, replaced: 0 };
+  /**
+   * The last preview, for latency figures (the browser test reads them): the newest change it
+   * carried, when it was asked for and shown, and how many pictures on screen it replaced.
+   */
+  readonly timing = { changedAt: 0, requestedAt: 0, answeredAt: 0, shownAt: 0, replaced: 0 };
 
   constructor() {
     const nonce = document.body.dataset.styleNonce ?? '';
@@ -102,10 +116,10 @@ class EditorApp {
           EditorView.updateListener.of((update) => {
             if (!update.docChanged) return;
             this.editedLine = update.state.doc.lineAt(update.state.selection.main.head);
-            this.timing.changedAt = performance.now();
+            this.lastChangeAt = performance.now();
             localStorage.setItem(DRAFT_KEY, update.state.doc.toString());
             this.settings.showDocument(update.state.doc.toString());
-            this.schedulePreview(PREVIEW_PAUSE_MS);
+            this.schedulePreview(this.pauseAfterChange());
           }),
         ],
       }),
@@ -196,6 +210,14 @@ class EditorApp {
     if (this.key === null) this.showStatus('Sign in with an API key to see the pages.');
   }
 
+  /** How long to wait after a change before asking for its preview. */
+  private pauseAfterChange(): number {
+    const scarce = this.previewsLeft !== null && this.previewsLeft.left < this.previewsLeft.perHour * SCARCE_SHARE;
+    if (scarce) return SCARCE_PAUSE_MS;
+    const quiet = !this.previewing && this.pauseTimer === undefined && performance.now() - this.lastPreviewAt >= QUIET_SPELL_MS;
+    return quiet ? 0 : PREVIEW_PAUSE_MS;
+  }
+
   private schedulePreview(delayMs: number): void {
     window.clearTimeout(this.pauseTimer);
     this.pauseTimer = window.setTimeout(() => {
@@ -211,22 +233,28 @@ class EditorApp {
       return;
     }
     this.previewing = true;
-    this.timing.requestedAt = performance.now();
+    this.lastPreviewAt = this.timing.requestedAt = performance.now();
+    this.timing.changedAt = this.lastChangeAt;
     const source = this.text();
     try {
-      const answer = await fetchPreview(this.key, this.input(), this.pages.knownHashes(), this.focusPage());
+      const answer = await fetchPreview(this.key, this.input(), { known: this.pages.knownHashes(), shown: this.pages.shownHashes(), focus: this.focusPage() });
+      this.timing.answeredAt = performance.now();
       this.timing.replaced = this.pages.update(answer.pages);
       // The pages just drawn hold text the source's place can now be found by.
       if (this.lastScrolled === 'source') this.followSource();
       this.timing.shownAt = performance.now();
       this.serviceProblem = null;
       this.warnings = problemsFromWarnings(answer.warnings, source);
+      this.previewsLeft = { left: answer.previews_left, perHour: answer.previews_per_hour };
       $('previews-left').textContent = `${answer.previews_left} of ${answer.previews_per_hour} previews left this hour`;
       $('page-count').textContent = `${answer.pages.length} ${answer.pages.length === 1 ? 'page' : 'pages'}`;
     } catch (error) {
       // The last good pages stay: never a blank preview.
       this.serviceProblem = error instanceof ServiceProblem ? problemFromService(error, source) : { code: 'network', message: 'The service could not be reached.', line: null, severity: 'error' };
-      if (error instanceof ServiceProblem && error.code === 'rate_limited') $('previews-left').textContent = '0 previews left this hour';
+      if (error instanceof ServiceProblem && error.code === 'rate_limited') {
+        this.previewsLeft = { left: 0, perHour: this.previewsLeft?.perHour ?? 1 };
+        $('previews-left').textContent = '0 previews left this hour';
+      }
       if (error instanceof ServiceProblem && error.code === 'unauthorized') this.signOutQuietly();
     } finally {
       this.previewing = false;

@@ -1,6 +1,7 @@
 /**
  * The pages on the right: one picture per page, replaced only when its hash changed, so an edit
- * redraws only the pages it touched. Pictures are kept by hash, and those hashes are what the
+ * redraws only the pages it touched — and of those, often only the band of rows the edit changed,
+ * laid over the picture shown before. Pictures are kept by hash, and those hashes are what the
  * service is told it need not draw again. A preview draws only the pages near the one in view;
  * a page it did not draw keeps its earlier picture, marked out of date, or stands blank.
  */
@@ -9,11 +10,20 @@ import { WORD, wordRun } from './source-match.js';
 
 /** Page pictures kept beyond the pages shown, for an edit undone. */
 const SPARE_PICTURES = 64;
+/** Bands laid over one page's picture before the whole page is asked for again. */
+const MOST_BANDS = 12;
+
+/** A page's picture: the whole page drawn once, and the bands (points from the top) later edits drew over it. */
+interface Picture {
+  whole: string;
+  bands: { url: string; top: number; height: number }[];
+}
 
 export class PagesView {
-  private readonly pictures = new Map<string, string>();
+  private readonly pictures = new Map<string, Picture>();
   private readonly texts = new Map<string, { y: number; text: string }[]>();
-  private shown: { hash: string; figure: HTMLElement }[] = [];
+  /** Each page: its hash now, its figure, and the hash of the picture the figure shows (null: none yet). */
+  private shown: { hash: string; figure: HTMLElement; drawn: string | null }[] = [];
   /** Bumped after every update: the browser test waits for it. */
   revision = 0;
 
@@ -26,6 +36,11 @@ export class PagesView {
     return [...this.pictures.keys()];
   }
 
+  /** The picture shown as each page, that a band may be drawn over (null where there is none, or enough bands already). */
+  shownHashes(): (string | null)[] {
+    return this.shown.map(({ drawn }) => (drawn !== null && (this.pictures.get(drawn)?.bands.length ?? MOST_BANDS) < MOST_BANDS ? drawn : null));
+  }
+
   get pageCount(): number {
     return this.shown.length;
   }
@@ -34,7 +49,8 @@ export class PagesView {
   update(pages: readonly PreviewPage[]): number {
     let replaced = 0;
     for (const page of pages) {
-      if (page.png !== null) this.pictures.set(page.hash, `data:image/png;base64,${page.png}`);
+      const picture = page.png === null ? undefined : this.pictureOf(page, `data:image/png;base64,${page.png}`);
+      if (picture) this.pictures.set(page.hash, picture);
       if (page.lines !== null) this.texts.set(page.hash, page.lines);
     }
     pages.forEach((page, index) => {
@@ -43,12 +59,12 @@ export class PagesView {
       const figure = existing?.figure ?? this.addFigure(index);
       figure.style.aspectRatio = `${page.width} / ${page.height}`;
       figure.dataset.height = String(page.height);
-      this.shown[index] = { hash: page.hash, figure };
       const picture = this.pictures.get(page.hash);
       if (picture && existing && !figure.classList.contains('stale')) replaced += 1;
       // Not drawn this time (far from the page in view): the next preview near it draws it.
       figure.classList.toggle('stale', !picture);
-      if (picture) figure.querySelector('img')!.src = picture;
+      if (picture) showPicture(figure, picture, page.height);
+      this.shown[index] = { hash: page.hash, figure, drawn: picture ? page.hash : (existing?.drawn ?? null) };
     });
     for (const gone of this.shown.splice(pages.length)) gone.figure.remove();
     this.shown.forEach((page, index) => (page.figure.querySelector('img')!.alt = `Page ${index + 1} of ${pages.length}`));
@@ -56,6 +72,13 @@ export class PagesView {
     this.revision += 1;
     this.container.dataset.revision = String(this.revision);
     return replaced;
+  }
+
+  /** A page drawn whole, or a band laid over the picture it was drawn against (none, should that be gone: the page waits). */
+  private pictureOf(page: PreviewPage, url: string): Picture | undefined {
+    if (page.band === null) return { whole: url, bands: [] };
+    const under = this.pictures.get(page.band.base);
+    return under && { whole: under.whole, bands: [...under.bands, { url, top: page.band.top, height: page.band.height }] };
   }
 
   /** Scrolls so that `fraction` (0–1) of the whole document is at the top. */
@@ -149,10 +172,30 @@ export class PagesView {
   private forgetUnused(pages: readonly PreviewPage[]): void {
     const current = new Set(pages.map((page) => page.hash));
     const spare = [...this.pictures.keys()].filter((hash) => !current.has(hash));
-    for (const hash of spare.slice(0, Math.max(0, spare.length - SPARE_PICTURES))) {
+    const drawn = new Set(this.shown.map((page) => page.drawn));
+    for (const hash of spare.filter((hash) => !drawn.has(hash)).slice(0, Math.max(0, spare.length - SPARE_PICTURES))) {
       this.pictures.delete(hash);
       this.texts.delete(hash);
     }
+  }
+}
+
+/** The page's picture in its figure: the whole page, then each band over it, placed by share of the page's height. */
+function showPicture(figure: HTMLElement, picture: Picture, pageHeight: number): void {
+  const [whole, ...laid] = [...figure.querySelectorAll('img')];
+  if (whole!.src !== picture.whole) whole!.src = picture.whole;
+  // Bands already shown stay (an edit typed on adds one); the rest are replaced.
+  let kept = 0;
+  while (kept < laid.length && kept < picture.bands.length && laid[kept]!.src === picture.bands[kept]!.url) kept += 1;
+  for (const stale of laid.slice(kept)) stale.remove();
+  for (const band of picture.bands.slice(kept)) {
+    const image = document.createElement('img');
+    image.className = 'band';
+    image.alt = '';
+    image.src = band.url;
+    image.style.top = `${(band.top / pageHeight) * 100}%`;
+    image.style.height = `${(band.height / pageHeight) * 100}%`;
+    figure.append(image);
   }
 }
 
