@@ -330,7 +330,7 @@ describe('web editor in Chromium', () => {
     assert.ok(index >= 0, 'the edits came back as bands over a page');
     const figure = page.locator('#pages figure').nth(index);
     await figure.scrollIntoViewIfNeeded();
-    const layered = PNG.sync.read(await figure.screenshot());
+    const layered = PNG.sync.read(await figure.screenshot({ path: path.join(SCREENSHOTS, 'editor-page-with-bands.png') }));
     await page.evaluate(async ({ key, index }) => {
       const shown = document.querySelectorAll<HTMLElement>('#pages figure')[index]!;
       const editor = window.quireEditor['view'];

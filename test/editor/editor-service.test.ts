@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { PNG } from 'pngjs';
@@ -248,3 +249,33 @@ function reddish(image: PNG): number {
   return count;
 }
 
+describe('editor previews and the render queue', () => {
+  it('should give back the preview a full queue refused (503 queue_full), so it costs none of the hour', async () => {
+    const service = await startService({ standIn: true, deployment: { workers: 1, queueLimit: 1 } });
+    try {
+      const flooder = await createAccount(service.store, { plan: 'scale' });
+      const writer = await createAccount(service.store, { overrides: { previews_per_hour: 10 } });
+      const gate = path.join(service.dir, 'gate');
+      // One render in the only worker and one in the queue, both waiting on the gate.
+      const held = [1, 2].map((n) => renderApi(service, flooder.key, `gate:${gate}\n# Held ${n}`));
+      let refused: Response | undefined;
+      let drawn = 0;
+      for (let attempt = 0; attempt < 200 && refused?.status !== 503; attempt += 1) {
+        refused = await fetch(`${service.url}/editor/preview`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${writer.key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ markdown: '# Waiting' }),
+        });
+        if (refused.status === 200) drawn += 1;
+        if (refused.status !== 503) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.equal(refused!.status, 503);
+      assert.equal((await errorBody(refused!)).code, 'queue_full');
+      writeFileSync(gate, '');
+      assert.deepEqual((await Promise.all(held)).map((response) => response.status), [200, 200]);
+      assert.equal(await service.store.tokensHeld(writer.id, 'preview', 10), drawn, 'the refused preview was given back');
+    } finally {
+      await service.close();
+    }
+  });
+});

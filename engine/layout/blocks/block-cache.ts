@@ -12,8 +12,12 @@ import type { Block } from '../../document/types.js';
 import type { BlockNodes } from '../vertical.js';
 import type { BlockFrame, LayoutContext } from './context.js';
 
-/** Blocks kept, least recently used dropped first: a long document with room for a second. */
-const MOST_BLOCKS = 20_000;
+/**
+ * The cache's budget in characters of its keys (the blocks as JSON), least recently used dropped
+ * first. Laid-out nodes weigh about 15 times their key (the CommonMark spec: 1.7 M characters,
+ * 27 MB kept), so this keeps ~130 MB at most, room for four such documents, whatever one sends.
+ */
+export const MOST_KEY_CHARACTERS = 8_000_000;
 
 /** The cache with the settings of the layout under way: everything besides a block and its frame that its layout reads. */
 export interface CachedLayout {
@@ -28,8 +32,14 @@ interface Entry {
 
 export class BlockCache {
   private readonly entries = new Map<string, Entry>();
+  private keyCharacters = 0;
   /** Keys served in the layout under way: identical blocks twice in one document get nodes of their own. */
   private served = new Set<string>();
+
+  /** What the cache holds, in characters of its keys: never past MOST_KEY_CHARACTERS. */
+  get keptCharacters(): number {
+    return this.keyCharacters;
+  }
 
   /** Called as a layout starts. */
   startLayout(): void {
@@ -62,9 +72,18 @@ export class BlockCache {
         context.warn(message);
       },
     });
-    this.entries.set(key, { laid, warnings });
-    if (this.entries.size > MOST_BLOCKS) this.entries.delete(this.entries.keys().next().value!);
+    if (key.length <= MOST_KEY_CHARACTERS) this.keep(key, { laid, warnings });
     return laid;
+  }
+
+  private keep(key: string, entry: Entry): void {
+    this.entries.set(key, entry);
+    this.keyCharacters += key.length;
+    for (const oldest of this.entries.keys()) {
+      if (this.keyCharacters <= MOST_KEY_CHARACTERS) break;
+      this.entries.delete(oldest);
+      this.keyCharacters -= oldest.length;
+    }
   }
 }
 
