@@ -1,20 +1,33 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchCorpus, quireRender, ROOT, type BenchDocument } from './corpus.js';
 import { median } from './engine-bench.js';
+import { editedParagraph, TYPST_MODULE } from './typst-compile.js';
+import { markdownToTypst } from './typst-markup.js';
 
 /** The converters a user would pick instead of Quire, run when installed (see bench/README.md). */
 interface Peer {
   name: string;
   available(): boolean;
-  /** Command line converting `input` (Markdown) into `output` (PDF). */
+  /** The file the peer reads, made from the Markdown file before the clock starts (default: the Markdown). */
+  prepare?(markdown: string): string;
+  /** Command line converting `input` (as prepared) into `output` (PDF). */
   command(input: string, output: string): string[];
+  /** Warm times in one process, when the peer can be driven so. */
+  warm?(input: string): { freshMs: number; incrementalMs: number };
 }
 
 const PEERS_DIR = path.join(ROOT, '.bench/peers');
+const TYPST_RUNNER = path.join(ROOT, 'dist/bench/typst-compile.js');
+/** The Pandoc manual, when put there (see bench/README.md): a long manual nobody here wrote. */
+const PANDOC_MANUAL = path.join(ROOT, '.bench/corpus/pandoc-manual.md');
+/** GNU time reports a child's peak RSS. */
+const TIME = '/usr/bin/time';
+/** Every converter starts as `quire render` does, without Node parsing extra certificates at start (see bench/README.md). */
+const WITHOUT_EXTRA_CERTIFICATES = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_EXTRA_CA_CERTS'));
 const CHROMIUM = '/usr/bin/chromium';
 
 const PEERS: Peer[] = [
@@ -30,74 +43,116 @@ const PEERS: Peer[] = [
     ],
   },
   {
+    name: 'Typst',
+    available: () => existsSync(TYPST_MODULE),
+    // Converted by bench/typst-markup.ts (Debian's Pandoc 2.17 has no Typst writer), set like Quire's page.
+    prepare: (markdown) => {
+      const typ = markdown.replace(/\.md$/, '.typ');
+      writeFileSync(typ, markdownToTypst(readFileSync(markdown, 'utf8')));
+      return typ;
+    },
+    command: (input, output) => [process.execPath, TYPST_RUNNER, 'cold', input, output],
+    warm: (input) => JSON.parse(execFileSync(process.execPath, [TYPST_RUNNER, 'warm', input], { encoding: 'utf8' })) as { freshMs: number; incrementalMs: number },
+  },
+  {
     name: 'Pandoc + wkhtmltopdf',
     available: () => onPath('pandoc') && onPath('wkhtmltopdf'),
     command: (input, output) => ['pandoc', input, '--pdf-engine=wkhtmltopdf', '-o', output],
   },
 ];
 
+export interface Run {
+  /** Median wall milliseconds, process start to file written. */
+  ms: number;
+  /** Highest peak resident memory of the runs (null without GNU time). */
+  peakMb: number | null;
+  pages: number;
+}
+
 export interface PeerFigures {
   document: string;
-  /** Cold wall milliseconds (median of the runs) for Quire's CLI and each available peer. */
-  quireMs: number;
-  peers: Array<{ name: string; ms: number | null; ratio: number | null }>;
+  quire: Run & { warmMs: number };
+  /** `ratio`: Quire's time ÷ the peer's (below 1: Quire is faster). */
+  peers: Array<{ name: string; run: Run | null; ratio: number | null; warm: { freshMs: number; incrementalMs: number } | null }>;
 }
 
 const RUNS = 5;
-/** The documents compared: the smallest README, a typical one, and the CommonMark spec. */
-const DOCUMENTS = /^(commonmark-spec|readme:@types\/node|readme:bidi-js)$/;
+/** The documents of issue 23: a one-page README, a five-page one, the CommonMark spec, the Pandoc manual. */
+const DOCUMENTS = /^(readme:@types\/node|readme:express|commonmark-spec)$/;
+
+function peerCorpus(): BenchDocument[] {
+  const docs = benchCorpus().filter((doc) => DOCUMENTS.test(doc.name));
+  const express = path.join(ROOT, 'node_modules/express/Readme.md');
+  if (!docs.some((doc) => doc.name === 'readme:express') && existsSync(express)) docs.splice(1, 0, { name: 'readme:express', file: express, bytes: statSync(express).size });
+  if (existsSync(PANDOC_MANUAL)) docs.push({ name: 'pandoc-manual', file: PANDOC_MANUAL, bytes: statSync(PANDOC_MANUAL).size });
+  return docs;
+}
 
 /**
  * Cold process start to file written, for Quire and each installed peer, on the same documents
- * in one run. The converters take turns, run by run, after one round that is not counted (it
- * fills the file cache): a machine whose speed drifts during the run slows them all alike.
+ * in one run, with each one's peak memory and page count; then warm figures in one process. The
+ * converters take turns, run by run, after one round that is not counted (it fills the file
+ * cache): a machine whose speed drifts during the run slows them all alike.
  */
 export function benchPeers(): PeerFigures[] {
   const available = PEERS.filter((peer) => peer.available());
   const out = mkdtempSync(path.join(tmpdir(), 'quire-peers-'));
-  return benchCorpus()
-    .filter((doc) => DOCUMENTS.test(doc.name))
-    .map((doc) => {
-      const input = copyAsMarkdown(doc, out);
-      const quire = quireRender(input, path.join(out, 'quire.pdf'));
-      const [quireMs, ...peerMs] = timeInTurns([quire, ...available.map((peer) => peer.command(input, path.join(out, 'peer.pdf')))]);
-      const peers = PEERS.map((peer) => {
-        const ms = available.includes(peer) ? peerMs[available.indexOf(peer)]! : null;
-        return { name: peer.name, ms, ratio: ms === null ? null : ms / quireMs! };
-      });
-      return { document: doc.name, quireMs: quireMs!, peers };
+  return peerCorpus().map((doc) => {
+    const input = copyAsMarkdown(doc, out);
+    const inputs = available.map((peer) => peer.prepare?.(input) ?? input);
+    const outputs = ['quire', ...available.map((_, k) => `peer-${k}`)].map((name) => path.join(out, `${name}.pdf`));
+    const commands = [quireRender(input, outputs[0]!), ...available.map((peer, k) => peer.command(inputs[k]!, outputs[k + 1]!))];
+    const runs = timeInTurns(commands).map((run, k) => ({ ...run, pages: pageCount(k === 0 || !available[k - 1]!.name.startsWith('md-to-pdf') ? outputs[k]! : input.replace(/\.md$/, '.pdf')) }));
+    const peers = PEERS.map((peer) => {
+      const k = available.indexOf(peer);
+      const run = k < 0 ? null : runs[k + 1]!;
+      return { name: peer.name, run, ratio: run === null ? null : runs[0]!.ms / run.ms, warm: k >= 0 && peer.warm ? peer.warm(inputs[k]!) : null };
     });
+    return { document: doc.name, quire: { ...runs[0]!, warmMs: quireWarm(input) }, peers };
+  });
 }
 
-/**
- * How long Node.js itself takes to start and stop here (`node -e 0`): the floor under any
- * Node CLI's cold time, Quire's and md-to-pdf's alike. NODE_EXTRA_CA_CERTS, when set, makes every
- * Node process parse that certificate bundle at start.
- */
+/** Quire's warm render of the document in one process (median of five after a first), the same after an edit. */
+function quireWarm(input: string): number {
+  const edited = input.replace(/\.md$/, '-edited.md');
+  writeFileSync(edited, editedParagraph(readFileSync(input, 'utf8')));
+  const child = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'dist/bench/render-child.js'), edited, String(RUNS)], { encoding: 'utf8', maxBuffer: 1 << 20 })) as { times: number[] };
+  return median(child.times);
+}
+
+function pageCount(pdf: string): number {
+  const info = spawnSync('pdfinfo', [pdf], { encoding: 'utf8' });
+  return Number(/^Pages:\s+(\d+)/m.exec(info.stdout ?? '')?.[1] ?? NaN);
+}
+
+/** How long Node.js itself takes to start and stop here (`node -e 0`): the floor under any Node CLI's cold time, Quire's and the peers' alike. */
 export function nodeStartMs(): number {
-  return timeRuns([process.execPath, '-e', '0']);
+  return timeInTurns([[process.execPath, '-e', '0']])[0]!.ms;
 }
 
 export function peersInstalled(): string[] {
   return PEERS.filter((peer) => peer.available()).map((peer) => peer.name);
 }
 
-function timeRuns(command: string[]): number {
-  return timeInTurns([command])[0]!;
-}
-
-/** Median wall milliseconds of each command, run in turns: one uncounted round, then RUNS counted. */
-function timeInTurns(commands: string[][]): number[] {
+/** Median wall milliseconds and peak memory of each command, run in turns: one uncounted round, then RUNS counted. */
+function timeInTurns(commands: string[][]): Array<Omit<Run, 'pages'>> {
   const times = commands.map((): number[] => []);
+  const peaks = commands.map((): number[] => []);
+  const timed = existsSync(TIME);
   for (let round = 0; round <= RUNS; round++) {
     commands.forEach((command, k) => {
       const start = performance.now();
-      const result = spawnSync(command[0]!, command.slice(1), { encoding: 'utf8', timeout: 120_000 });
+      const result = timed
+        ? spawnSync(TIME, ['-f', 'maxrss %M', ...command], { encoding: 'utf8', timeout: 120_000, env: WITHOUT_EXTRA_CERTIFICATES })
+        : spawnSync(command[0]!, command.slice(1), { encoding: 'utf8', timeout: 120_000, env: WITHOUT_EXTRA_CERTIFICATES });
       if (result.status !== 0) throw new Error(`${path.basename(command[0]!)} failed: ${result.stderr?.slice(0, 500)}`);
-      if (round > 0) times[k]!.push(performance.now() - start);
+      if (round === 0) return;
+      times[k]!.push(performance.now() - start);
+      const rss = /maxrss (\d+)/.exec(result.stderr ?? '')?.[1];
+      if (rss) peaks[k]!.push(Number(rss) / 1024);
     });
   }
-  return times.map(median);
+  return times.map((runs, k) => ({ ms: median(runs), peakMb: peaks[k]!.length > 0 ? Math.max(...peaks[k]!) : null }));
 }
 
 /**

@@ -56,17 +56,39 @@ function printEngine(figures: EngineFigures[]): void {
 function printPeers(figures: PeerFigures[]): void {
   const installed = peersInstalled();
   console.log(`peers installed: ${installed.length > 0 ? installed.join(', ') : 'none (see bench/README.md)'}; cold, process start to file written, median of 5`);
-  const certificates = process.env.NODE_EXTRA_CA_CERTS ? `, with NODE_EXTRA_CA_CERTS=${process.env.NODE_EXTRA_CA_CERTS}` : '';
-  console.log(`Node.js alone (node -e 0) starts and exits in ${nodeStartMs().toFixed(0)} ms here${certificates}`);
+  console.log(`Node.js alone (node -e 0) starts and exits in ${nodeStartMs().toFixed(0)} ms here (every converter starts without NODE_EXTRA_CA_CERTS)`);
+  const mb = (run: { peakMb: number | null }) => (run.peakMb === null ? '-' : run.peakMb.toFixed(0));
   const names = figures[0]?.peers.map((peer) => peer.name) ?? [];
   printTable(
-    ['document', 'Quire ms', ...names.flatMap((name) => [`${name} ms`, 'ratio'])],
+    ['document', 'pages', 'Quire ms', 'Quire MB', ...names.flatMap((name) => [`${name} pages`, 'ms', 'MB', 'Quire ÷ it'])],
     figures.map((row) => [
       row.document,
-      row.quireMs.toFixed(0),
-      ...row.peers.flatMap((peer) => (peer.ms === null ? ['-', '-'] : [peer.ms.toFixed(0), `${peer.ratio!.toFixed(1)}x`])),
+      String(row.quire.pages),
+      row.quire.ms.toFixed(0),
+      mb(row.quire),
+      ...row.peers.flatMap(({ run, ratio }) => (run === null ? ['-', '-', '-', '-'] : [pagesAgainst(run.pages, row.quire.pages), run.ms.toFixed(0), mb(run), ratio!.toFixed(2)])),
     ]),
   );
+  const warm = figures.flatMap((row) => row.peers.filter((peer) => peer.warm !== null).map((peer) => ({ row, peer, warm: peer.warm! })));
+  if (warm.length === 0) return;
+  console.log('\nwarm, in one process (median of 5): Quire renders the document with one paragraph edited; the peer compiles it fresh (its caches emptied) and again after the edit (its memoisation at work)');
+  printTable(
+    ['document', 'peer', 'Quire warm ms', 'peer fresh ms', 'peer after edit ms', 'Quire ÷ fresh', 'Quire ÷ after edit'],
+    warm.map(({ row, peer, warm: times }) => [
+      row.document,
+      peer.name,
+      row.quire.warmMs.toFixed(0),
+      times.freshMs.toFixed(0),
+      times.incrementalMs.toFixed(0),
+      (row.quire.warmMs / times.freshMs).toFixed(2),
+      (row.quire.warmMs / times.incrementalMs).toFixed(2),
+    ]),
+  );
+}
+
+/** A peer's page count, flagged when it is more than 10% from Quire's (the documents are then not comparable). */
+function pagesAgainst(pages: number, quirePages: number): string {
+  return Math.abs(pages - quirePages) > quirePages * 0.1 ? `${pages} (!)` : String(pages);
 }
 
 function printRich(figures: RichFigures): void {

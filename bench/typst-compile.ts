@@ -1,0 +1,70 @@
+/**
+ * Typst's compiler (npm `@myriaddreamin/typst-ts-node-compiler`, installed beside Quire in
+ * .bench/peers, never a dependency of Quire), run as the peers bench runs it:
+ *
+ *   node dist/bench/typst-compile.js cold INPUT.typ OUTPUT.pdf    one compile to a PDF file, as a CLI would
+ *   node dist/bench/typst-compile.js warm INPUT.typ               JSON: warm times, fresh and after an edit
+ *
+ * Warm "fresh" empties Typst's memo cache before each compile (a document it has not seen);
+ * "incremental" compiles again after one paragraph changed (its memoisation at work).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { median } from './engine-bench.js';
+import { ROOT } from './corpus.js';
+
+export const TYPST_MODULE = path.join(ROOT, '.bench/peers/node_modules/@myriaddreamin/typst-ts-node-compiler');
+
+interface Compiler {
+  compile(args: { mainFileContent: string }): { result: unknown; hasError(): boolean; printErrors(): void };
+  pdf(document: unknown): Buffer;
+  evictCache(maxAge: number): void;
+}
+
+const RUNS = 5;
+
+function compiler(): Compiler {
+  const { NodeCompiler } = createRequire(import.meta.url)(TYPST_MODULE) as { NodeCompiler: { create(args: unknown): Compiler } };
+  // Quire's own faces, so both set the same glyphs.
+  return NodeCompiler.create({ fontArgs: [{ fontPaths: ['source-serif-4', 'jetbrains-mono'].map((face) => path.join(ROOT, 'fonts', face)) }] });
+}
+
+function toPdf(typst: Compiler, source: string): Buffer {
+  const compiled = typst.compile({ mainFileContent: source });
+  if (compiled.hasError()) {
+    compiled.printErrors();
+    throw new Error('typst could not compile the document');
+  }
+  return typst.pdf(compiled.result);
+}
+
+function timed(run: () => void): number {
+  const start = performance.now();
+  run();
+  return performance.now() - start;
+}
+
+/** The source with a few words added to the paragraph nearest its middle. */
+export function editedParagraph(source: string): string {
+  const at = source.indexOf('\n\n', Math.floor(source.length / 2));
+  return `${source.slice(0, at)} And a few words more.${source.slice(at)}`;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+  const [mode, input, output] = process.argv.slice(2);
+  const source = readFileSync(input!, 'utf8');
+  const typst = compiler();
+  if (mode === 'cold') {
+    writeFileSync(output!, toPdf(typst, source));
+  } else {
+    toPdf(typst, source);
+    const fresh = Array.from({ length: RUNS }, () => {
+      typst.evictCache(0);
+      return timed(() => toPdf(typst, source));
+    });
+    toPdf(typst, source);
+    const incremental = Array.from({ length: RUNS }, (_, run) => timed(() => toPdf(typst, run % 2 === 0 ? editedParagraph(source) : source)));
+    console.log(JSON.stringify({ freshMs: median(fresh), incrementalMs: median(incremental) }));
+  }
+}
