@@ -14,8 +14,8 @@ import { resolveDestination, type Destination } from './destination.js';
 import { DestinationRefused, DestinationUnchecked } from './destination-errors.js';
 import type { NetSettings } from './net-settings.js';
 import { exchange, ExchangeError } from './pinned-exchange.js';
+import { RESOURCE_SCHEMES } from './resource-schemes.js';
 
-export const RESOURCE_SCHEMES = ['http:', 'https:'];
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /** Thrown through the engine (it is not a load failure) and answered 422 `too_many_resources`. */

@@ -1,14 +1,15 @@
 /**
  * Where `quire render` gets images: local paths from the Markdown file's folder (never outside
  * the root), http and https through the service's own remote loader and address policy, or, with
- * --offline, nothing remote at all.
+ * --offline, nothing remote at all. The network code is loaded with the first remote image: most
+ * documents have none, and a cold render would otherwise spend ~15 ms loading http, https, tls
+ * and dns.
  */
 import { randomUUID } from 'node:crypto';
 import { folderLoader, localPath, ResourceLoadError, type ResourceLoader } from '../../../engine/index.js';
-import { netSettingsFromEnv } from '../../net/net-settings.js';
-import { RemoteLoader, RESOURCE_SCHEMES } from '../../net/remote-loader.js';
+import type { RemoteLoader } from '../../net/remote-loader.js';
+import { RESOURCE_SCHEMES } from '../../net/resource-schemes.js';
 import { CLI_RESOURCE_BYTES } from './arguments.js';
-import { trustedCertificates } from './trusted-certificates.js';
 
 export interface CliLoaderSettings {
   /** The Markdown file's folder: relative paths start here. */
@@ -23,7 +24,7 @@ export interface CliLoaderSettings {
 
 export function cliLoader(settings: CliLoaderSettings): ResourceLoader {
   const local = folderLoader(settings.baseDir, settings.root);
-  let remote: RemoteLoader | undefined;
+  let remote: Promise<RemoteLoader> | undefined;
   return {
     load(url, context) {
       if (!isRemote(url)) {
@@ -31,17 +32,26 @@ export function cliLoader(settings: CliLoaderSettings): ResourceLoader {
         return local.load(url, context);
       }
       if (settings.offline) throw new ResourceLoadError('disabled', 'remote images are not loaded with --offline');
-      remote ??= new RemoteLoader({
-        settings: netSettingsFromEnv(process.env),
-        fetchId: randomUUID(),
-        enabled: true,
-        budgetBytes: CLI_RESOURCE_BYTES,
-        trustedCertificates,
-        ...(settings.onFetch && { onFetch: settings.onFetch }),
-      });
-      return remote.load(url, context);
+      remote ??= remoteLoader(settings);
+      return remote.then((loader) => loader.load(url, context));
     },
   };
+}
+
+async function remoteLoader(settings: CliLoaderSettings): Promise<RemoteLoader> {
+  const [{ RemoteLoader }, { netSettingsFromEnv }, { trustedCertificates }] = await Promise.all([
+    import('../../net/remote-loader.js'),
+    import('../../net/net-settings.js'),
+    import('./trusted-certificates.js'),
+  ]);
+  return new RemoteLoader({
+    settings: netSettingsFromEnv(process.env),
+    fetchId: randomUUID(),
+    enabled: true,
+    budgetBytes: CLI_RESOURCE_BYTES,
+    trustedCertificates,
+    ...(settings.onFetch && { onFetch: settings.onFetch }),
+  });
 }
 
 /** Tells `told` the file a local image names, as the folder loader reads it (none: nothing to tell). */
