@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: renders the corpus and prints per document pages, warm and cold times,
  * ms per page, pages per second and peak RSS, then the service's renders per second over HTTP.
- * `--only REGEX` limits the documents; `--engine` or `--service` runs one half; `--peers` compares
- * cold times with md-to-pdf (Chromium) and Pandoc + wkhtmltopdf when they are installed;
+ * `--only REGEX` limits the documents; `--engine` or `--service` runs one half (`--clients N`
+ * requests in flight at once, one per core unless given); `--peers` compares cold and warm times
+ * with Typst, md-to-pdf (Chromium) and Pandoc + wkhtmltopdf when they are installed;
  * `--fairness` measures one account's latency while another floods the service (`--samples N`
  * victim requests per state, 150 unless given); `--scale` compares PostgreSQL with SQLite and one,
  * two and three service instances on one PostgreSQL database; `--editor` runs only the editor's
@@ -24,6 +25,8 @@ const fairnessOnly = args.includes('--fairness');
 const scaleOnly = args.includes('--scale');
 const samplesIndex = args.indexOf('--samples');
 const samples = samplesIndex >= 0 ? Number(args[samplesIndex + 1]) : DEFAULT_SAMPLES;
+const clientsIndex = args.indexOf('--clients');
+const clients = clientsIndex >= 0 ? Number(args[clientsIndex + 1]) : undefined;
 const runEngine = !args.includes('--service') && !peersOnly && !fairnessOnly && !scaleOnly && !args.includes('--editor');
 const editorOnly = args.includes('--editor');
 const runService = !args.includes('--engine') && !peersOnly && !fairnessOnly && !scaleOnly && !editorOnly;
@@ -31,7 +34,7 @@ const runService = !args.includes('--engine') && !peersOnly && !fairnessOnly && 
 if (runEngine) printEngine(benchEngine(only));
 if (runEngine && !only) printRich(benchRich());
 if (peersOnly) printPeers(benchPeers());
-if (runService) printService(await benchService());
+if (runService) printService(await benchService(clients));
 if ((runService && !only) || editorOnly) printEditor(await benchEditor());
 if (fairnessOnly) printFairness(await benchFairness(samples));
 if (scaleOnly) printScale(await benchScale());

@@ -33,10 +33,11 @@ export interface ServiceFigures {
 
 const WARM_UP_ROUNDS = 2;
 
-export async function benchService(durationMs = 10_000): Promise<ServiceFigures> {
+/** `clients`: requests kept in flight at once (default: one per core). */
+export async function benchService(clients = availableParallelism(), durationMs = 10_000): Promise<ServiceFigures> {
   // README-sized: installed READMEs between the 25th and 75th percentile of sizes, chosen by rule.
   const documents = readmeSizedCorpus().map((doc) => ({ name: doc.name, bytes: doc.bytes, markdown: readFileSync(doc.file, 'utf8') }));
-  const concurrency = availableParallelism();
+  const concurrency = clients;
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
   const store = SqliteStore.open(path.join(dir, 'quire.db'), systemClock);
   const config = defaultDeployment();
