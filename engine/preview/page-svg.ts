@@ -32,10 +32,11 @@ export function wholePage(page: Page, zoom: number): PixelRows {
 export function pageSvg(page: Page, pageColor: Color | null, pixels: PixelRows): string {
   const { zoom, top, rows } = pixels;
   const band = { top: top / zoom, bottom: (top + rows) / zoom };
+  const whole = top === 0 && rows >= wholePage(page, zoom).rows;
   const glyphs = new GlyphDefs();
   const body: string[] = [`<rect width="${n(page.width)}" height="${n(page.height)}" fill="${hex(pageColor ?? WHITE)}"/>`];
   for (const item of page.items) {
-    if (!inksBand(itemExtent(item), band)) continue;
+    if (!whole && !inksBand(itemExtent(item), band)) continue;
     const drawn = itemSvg(item, glyphs);
     if (drawn) body.push(drawn);
   }
