@@ -19,7 +19,7 @@ import { pageFingerprint } from './page-fingerprint.js';
 import { changedBand, pageInk, type Band, type PageInk } from './page-ink.js';
 import { pageLines, type PageLine } from './page-lines.js';
 import { pageSvg, wholePage, type PixelRows } from './page-svg.js';
-import { RecentlyUsed } from './recently-used.js';
+import { RecentlyUsed } from '../recently-used.js';
 
 export interface PreviewOptions extends RenderOptions {
   /** Hashes of pages the caller already has: those come back without pixels. */
@@ -61,8 +61,13 @@ export interface PreviewResult {
 const DEFAULT_PIXELS_PER_POINT = 1.5;
 /** Laid-out blocks of the documents previewed in this process, so an edit lays out only what changed. */
 const blocks = new BlockCache();
-/** What the pages drawn lately ink, by hash: a page changed from one of them draws only the band that differs. */
-const drawnInk = new RecentlyUsed<string, PageInk>(256);
+/**
+ * What the pages drawn lately ink, by hash: a page changed from one of them draws only the band
+ * that differs. Bounded by items, not pages — a page of tiny runs may hold thousands — at about
+ * 150 bytes an item: 30 MB at most in each worker.
+ */
+export const MOST_INK_ITEMS = 200_000;
+const drawnInk = new RecentlyUsed<string, PageInk>(MOST_INK_ITEMS, (ink) => ink.items.length + 1);
 
 export async function renderPreview(markdown: string, options: PreviewOptions = {}): Promise<PreviewResult> {
   // Untagged: the structure tree draws nothing, and untagged layouts may reuse the blocks an earlier preview laid out.

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Block } from '../../document/types.js';
 import type { BlockNodes } from '../vertical.js';
+import { RecentlyUsed } from '../../recently-used.js';
 import type { BlockFrame, LayoutContext } from './context.js';
 
 /**
@@ -28,17 +29,17 @@ export interface CachedLayout {
 interface Entry {
   laid: BlockNodes;
   warnings: string[];
+  keyCharacters: number;
 }
 
 export class BlockCache {
-  private readonly entries = new Map<string, Entry>();
-  private keyCharacters = 0;
+  private readonly entries = new RecentlyUsed<string, Entry>(MOST_KEY_CHARACTERS, (entry) => entry.keyCharacters);
   /** Keys served in the layout under way: identical blocks twice in one document get nodes of their own. */
   private served = new Set<string>();
 
   /** What the cache holds, in characters of its keys: never past MOST_KEY_CHARACTERS. */
   get keptCharacters(): number {
-    return this.keyCharacters;
+    return this.entries.size;
   }
 
   /** Called as a layout starts. */
@@ -59,8 +60,6 @@ export class BlockCache {
     this.served.add(key);
     const cached = this.entries.get(key);
     if (cached) {
-      this.entries.delete(key);
-      this.entries.set(key, cached);
       for (const warning of cached.warnings) context.warn(warning);
       return cached.laid;
     }
@@ -72,18 +71,8 @@ export class BlockCache {
         context.warn(message);
       },
     });
-    if (key.length <= MOST_KEY_CHARACTERS) this.keep(key, { laid, warnings });
+    this.entries.set(key, { laid, warnings, keyCharacters: key.length });
     return laid;
-  }
-
-  private keep(key: string, entry: Entry): void {
-    this.entries.set(key, entry);
-    this.keyCharacters += key.length;
-    for (const oldest of this.entries.keys()) {
-      if (this.keyCharacters <= MOST_KEY_CHARACTERS) break;
-      this.entries.delete(oldest);
-      this.keyCharacters -= oldest.length;
-    }
   }
 }
 
