@@ -16,6 +16,8 @@ interface Peer {
   prepare?(markdown: string): string;
   /** Command line converting `input` (as prepared) into `output` (PDF). */
   command(input: string, output: string): string[];
+  /** Where the PDF is written, when not `output` (a peer without an output option). */
+  writes?(input: string): string;
   /** Warm times in one process, when the peer can be driven so. */
   warm?(input: string): { freshMs: number; incrementalMs: number };
 }
@@ -35,6 +37,7 @@ const PEERS: Peer[] = [
     name: 'md-to-pdf (Chromium)',
     available: () => existsSync(path.join(PEERS_DIR, 'node_modules/.bin/md-to-pdf')) && existsSync(CHROMIUM),
     // md-to-pdf writes file.pdf beside file.md; it has no output option.
+    writes: (input) => input.replace(/\.md$/, '.pdf'),
     command: (input) => [
       path.join(PEERS_DIR, 'node_modules/.bin/md-to-pdf'),
       input,
@@ -102,7 +105,8 @@ export function benchPeers(): PeerFigures[] {
     const inputs = available.map((peer) => peer.prepare?.(input) ?? input);
     const outputs = ['quire', ...available.map((_, k) => `peer-${k}`)].map((name) => path.join(out, `${name}.pdf`));
     const commands = [quireRender(input, outputs[0]!), ...available.map((peer, k) => peer.command(inputs[k]!, outputs[k + 1]!))];
-    const runs = timeInTurns(commands).map((run, k) => ({ ...run, pages: pageCount(k === 0 || !available[k - 1]!.name.startsWith('md-to-pdf') ? outputs[k]! : input.replace(/\.md$/, '.pdf')) }));
+    const written = [outputs[0]!, ...available.map((peer, k) => peer.writes?.(inputs[k]!) ?? outputs[k + 1]!)];
+    const runs = timeInTurns(commands).map((run, k) => ({ ...run, pages: pageCount(written[k]!) }));
     const peers = PEERS.map((peer) => {
       const k = available.indexOf(peer);
       const run = k < 0 ? null : runs[k + 1]!;

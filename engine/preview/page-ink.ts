@@ -17,7 +17,8 @@ export interface Band {
 export interface PageInk {
   width: number;
   height: number;
-  items: { digest: string; extent: Band }[];
+  /** Each painted item: its digest, the rows it can ink, and where it is in the page's items. */
+  items: { digest: string; extent: Band; index: number }[];
 }
 
 const WHOLE: Band = { top: -Infinity, bottom: Infinity };
@@ -28,11 +29,16 @@ const BLEED = 1.5;
 
 export function pageInk(page: Page): PageInk {
   const items: PageInk['items'] = [];
-  for (const item of page.items) {
+  page.items.forEach((item, index) => {
     const digest = itemDigest(item);
-    if (digest !== null) items.push({ digest, extent: itemExtent(item) });
-  }
+    if (digest !== null) items.push({ digest, extent: itemExtent(item), index });
+  });
   return { width: page.width, height: page.height, items };
+}
+
+/** The painted items of the page `ink` was taken of that can ink `band`. */
+export function itemsInking(page: Page, ink: PageInk, band: Band): FrameItem[] {
+  return ink.items.filter(({ extent }) => inksBand(extent, band)).map(({ index }) => page.items[index]!);
 }
 
 /**
@@ -61,12 +67,12 @@ export function changedBand(before: PageInk, after: PageInk): Band | null {
   return bottom - top > after.height * MOST_OF_PAGE ? null : { top, bottom };
 }
 
-/** Whether `item` can ink anywhere in `band` (and so must be drawn with it). */
-export function inksBand(extent: Band, band: Band): boolean {
+/** Whether an item of this extent can ink anywhere in `band` (and so must be drawn with it). */
+function inksBand(extent: Band, band: Band): boolean {
   return extent.bottom + BLEED > band.top && extent.top - BLEED < band.bottom;
 }
 
-export function itemExtent(item: FrameItem): Band {
+function itemExtent(item: FrameItem): Band {
   switch (item.kind) {
     case 'glyphs':
       return glyphRunExtent(item);

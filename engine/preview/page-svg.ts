@@ -8,7 +8,6 @@ import type { FrameItem, GlyphRunItem, Page, PathItem, RectItem } from '../layou
 import type { Color } from '../layout/theme.js';
 import { fontLibrary } from '../text/font-library.js';
 import { glyphOutline } from './glyph-shapes.js';
-import { inksBand, itemExtent } from './page-ink.js';
 import { watermarkSvg } from './watermark-svg.js';
 
 const WHITE: Color = [255, 255, 255];
@@ -26,17 +25,15 @@ export function wholePage(page: Page, zoom: number): PixelRows {
 }
 
 /**
- * The page as SVG, sized in pixels: only the items that can ink the rows asked for, so a band of
- * the page costs a fraction of the whole and has the very pixels the whole page has there.
+ * The page as SVG, sized in pixels: the rows asked for, drawn from `items` — for a band of the
+ * page, only those that can ink it, so the band costs a fraction of the whole and has the very
+ * pixels the whole page has there.
  */
-export function pageSvg(page: Page, pageColor: Color | null, pixels: PixelRows): string {
+export function pageSvg(page: Page, pageColor: Color | null, pixels: PixelRows, items: readonly FrameItem[] = page.items): string {
   const { zoom, top, rows } = pixels;
-  const band = { top: top / zoom, bottom: (top + rows) / zoom };
-  const whole = top === 0 && rows >= wholePage(page, zoom).rows;
   const glyphs = new GlyphDefs();
   const body: string[] = [`<rect width="${n(page.width)}" height="${n(page.height)}" fill="${hex(pageColor ?? WHITE)}"/>`];
-  for (const item of page.items) {
-    if (!whole && !inksBand(itemExtent(item), band)) continue;
+  for (const item of items) {
     const drawn = itemSvg(item, glyphs);
     if (drawn) body.push(drawn);
   }
@@ -45,7 +42,7 @@ export function pageSvg(page: Page, pageColor: Color | null, pixels: PixelRows):
   // whatever the rows, so a band's pixels match the whole page's (the view box is not rounded).
   const columns = Math.ceil(page.width * zoom);
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${columns}" height="${rows}" viewBox="0 ${band.top} ${columns / zoom} ${rows / zoom}">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${columns}" height="${rows}" viewBox="0 ${top / zoom} ${columns / zoom} ${rows / zoom}">` +
     `<defs>${glyphs.defs()}</defs>${body.join('')}</svg>`
   );
 }

@@ -16,7 +16,7 @@ import type { RenderOptions } from '../options.js';
 import type { PhaseTimings } from '../phase-clock.js';
 import { noLoader } from '../resources/loader.js';
 import { pageFingerprint } from './page-fingerprint.js';
-import { changedBand, pageInk, type Band, type PageInk } from './page-ink.js';
+import { changedBand, itemsInking, pageInk, type Band, type PageInk } from './page-ink.js';
 import { pageLines, type PageLine } from './page-lines.js';
 import { pageSvg, wholePage, type PixelRows } from './page-svg.js';
 import { RecentlyUsed } from '../recently-used.js';
@@ -89,7 +89,8 @@ export async function renderPreview(markdown: string, options: PreviewOptions = 
     const earlier = base && known.has(base) ? drawnInk.get(base) : undefined;
     const changed = earlier && changedBand(earlier, ink);
     const rows = changed ? bandRows(changed, zoom) : wholePage(page, zoom);
-    const png = rasterise(Resvg, pageSvg(page, laidOut.pageColor, rows));
+    const items = changed ? itemsInking(page, ink, { top: rows.top / zoom, bottom: (rows.top + rows.rows) / zoom }) : page.items;
+    const png = rasterise(Resvg, pageSvg(page, laidOut.pageColor, rows, items));
     const band = changed ? { base: base!, top: rows.top / zoom, height: rows.rows / zoom } : null;
     return { hash, width: page.width, height: page.height, png, band, lines: pageLines(page) };
   });
