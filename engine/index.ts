@@ -50,8 +50,8 @@ export async function renderFiles(files: readonly MarkdownFile[], options: Rende
 }
 
 async function renderSources(sources: readonly Source[], options: RenderOptions): Promise<RenderResult> {
-  const { document, laidOut, clock } = await layOutSources(sources, options);
-  const pdf = await paintDocument(laidOut, { signal: options.limits?.signal });
+  const { document, laidOut, clock } = await layOutSources(sources, options, options.cache?.blocks);
+  const pdf = await paintDocument(laidOut, { signal: options.limits?.signal, ...(options.cache && { streams: options.cache.streams }) });
   clock.mark('serialize');
 
   return {
@@ -67,6 +67,7 @@ async function renderSources(sources: readonly Source[], options: RenderOptions)
 
 export * from './errors.js';
 export * from './options.js';
+export { RenderCache } from './render-cache.js';
 export type { DesignSettings, Margins, Orientation } from './design/settings.js';
 export type { RunningLine } from './design/running-lines.js';
 export type { PhaseTimings } from './phase-clock.js';

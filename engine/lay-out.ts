@@ -29,7 +29,7 @@ export interface LaidOut {
   clock: PhaseClock;
 }
 
-/** `blockCache`: top-level blocks laid out before (the preview's), used when the document is untagged. */
+/** `blockCache`: top-level blocks laid out before (a preview's, an earlier render's), reused where they are the same. */
 export async function layOutSources(sources: readonly Source[], options: RenderOptions, blockCache?: BlockCache): Promise<LaidOut> {
   const clock = new PhaseClock();
   const features = resolveFeatures(options.features);

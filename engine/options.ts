@@ -1,5 +1,6 @@
 import { InvalidOptionError } from './errors.js';
 import type { ResourceLoader } from './resources/loader.js';
+import type { RenderCache } from './render-cache.js';
 
 /** The converter switches of SPEC.md "Features", with the SPEC's names. */
 export interface Features {
@@ -109,6 +110,8 @@ export interface RenderOptions {
    * unknown keys are ignored; a bad value throws InvalidOptionError naming `design.<key>`.
    */
   design?: Readonly<Record<string, unknown>>;
+  /** Kept between renders of a document as it is edited, so each redoes only what changed. */
+  cache?: RenderCache;
 }
 
 export const MAX_LANGUAGE_LENGTH = 63;

@@ -22,7 +22,7 @@ import { pushAll } from '../push-all.js';
 export interface LayoutSettings {
   maxPages: number | undefined;
   signal: AbortSignal | undefined;
-  /** Blocks laid out before (the editor's preview); used only when the document is untagged. */
+  /** Blocks laid out before (the editor's preview, a document re-rendered as it is edited). */
   blockCache?: BlockCache;
 }
 
@@ -54,8 +54,7 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
     signal: settings.signal,
     warn: (message) => warnings.push(message),
   };
-  // Reused blocks would carry the ids of an earlier structure tree: only untagged layouts reuse them.
-  const cached = settings.blockCache && structure === null ? { cache: settings.blockCache, settings: JSON.stringify([meta.design, meta.theme, meta.language, features]) } : undefined;
+  const cached = settings.blockCache ? { cache: settings.blockCache, settings: JSON.stringify([meta.design, meta.theme, meta.language, features]) } : undefined;
   cached?.cache.startLayout();
   const frame: BlockFrame = { x: geometry.marginInner, width: geometry.contentWidth, containers: [], tag: tagger.root, tight: false, listDepth: 0 };
   // Footnotes sit at the foot of the column that cites them.

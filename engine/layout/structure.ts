@@ -43,6 +43,14 @@ export class StructTree {
   node(id: StructId): StructNode {
     return this.nodes[id]!;
   }
+
+  /** Nodes laid out for an earlier tree (a cached block), renumbered to follow this tree's last. */
+  adopt(nodes: readonly StructNode[]): void {
+    for (const node of nodes) {
+      if (node.id !== this.nodes.length) throw new Error(`structure node ${node.id} adopted at ${this.nodes.length}`);
+      this.nodes.push(node);
+    }
+  }
 }
 
 /**

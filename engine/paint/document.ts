@@ -11,9 +11,12 @@ import { lineOps, paintOps, rectOps } from './shapes.js';
 import { StructureWriter } from './structure.js';
 import { explicitCurves } from './explicit-curves.js';
 import { subsetTrueType } from './truetype-subset.js';
+import { compressThrough, type StreamCache } from './stream-cache.js';
 
 export interface PaintSettings {
   signal: AbortSignal | undefined;
+  /** Streams compressed for earlier renders (a document rendered again as it is edited). */
+  streams?: StreamCache;
 }
 
 const PRODUCER = 'Quire';
@@ -52,6 +55,7 @@ export async function paintDocument(laid: LaidOutDocument, settings: PaintSettin
   const bytes = collectBytes(doc);
   const pdf = internals(doc);
   escapeMetadataXml(pdf);
+  if (settings.streams) compressThrough(pdf, settings.streams);
   const finished = new Promise<void>((resolve, reject) => {
     doc.on('end', resolve);
     doc.on('error', reject);

@@ -1,0 +1,14 @@
+/**
+ * What a render keeps for the next render of a document being edited (`quire render --watch`,
+ * a program rendering as its user types): the top-level blocks it laid out, so an edit lays out
+ * only the blocks it changed, and the streams it compressed, so only the pages an edit changed
+ * are compressed again. Pass the same cache to each render of the document (`options.cache`);
+ * its memory is bounded whatever the documents (see BlockCache and StreamCache).
+ */
+import { BlockCache } from './layout/blocks/block-cache.js';
+import { StreamCache } from './paint/stream-cache.js';
+
+export class RenderCache {
+  readonly blocks = new BlockCache();
+  readonly streams = new StreamCache();
+}
