@@ -5,7 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchCorpus, quireRender, ROOT, type BenchDocument } from './corpus.js';
 import { median } from './engine-bench.js';
-import { editedParagraph, TYPST_MODULE } from './typst-compile.js';
+import { TYPST_MODULE } from './typst-compile.js';
 import { markdownToTypst } from './typst-markup.js';
 
 /** The converters a user would pick instead of Quire, run when installed (see bench/README.md). */
@@ -74,7 +74,7 @@ export interface Run {
 
 export interface PeerFigures {
   document: string;
-  quire: Run & { warmMs: number };
+  quire: Run & { warm: { freshMs: number; afterEditMs: number } };
   /** `ratio`: Quire's time ÷ the peer's (below 1: Quire is faster). */
   peers: Array<{ name: string; run: Run | null; ratio: number | null; warm: { freshMs: number; incrementalMs: number } | null }>;
 }
@@ -112,16 +112,17 @@ export function benchPeers(): PeerFigures[] {
       const run = k < 0 ? null : runs[k + 1]!;
       return { name: peer.name, run, ratio: run === null ? null : runs[0]!.ms / run.ms, warm: k >= 0 && peer.warm ? peer.warm(inputs[k]!) : null };
     });
-    return { document: doc.name, quire: { ...runs[0]!, warmMs: quireWarm(input) }, peers };
+    return { document: doc.name, quire: { ...runs[0]!, warm: quireWarm(input) }, peers };
   });
 }
 
-/** Quire's warm render of the document in one process (median of five after a first), the same after an edit. */
-function quireWarm(input: string): number {
-  const edited = input.replace(/\.md$/, '-edited.md');
-  writeFileSync(edited, editedParagraph(readFileSync(input, 'utf8')));
-  const child = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'dist/bench/render-child.js'), edited, String(RUNS)], { encoding: 'utf8', maxBuffer: 1 << 20 })) as { times: number[] };
-  return median(child.times);
+/**
+ * Quire warm in one process (medians of five after a first): the document rendered again as it
+ * is, and rendered after an edit with a RenderCache (each edit new), as `--watch` renders.
+ */
+function quireWarm(input: string): { freshMs: number; afterEditMs: number } {
+  const child = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'dist/bench/render-child.js'), input, String(RUNS), 'edits'], { encoding: 'utf8', maxBuffer: 1 << 20 })) as { times: number[]; editMs: number[] };
+  return { freshMs: median(child.times), afterEditMs: median(child.editMs) };
 }
 
 function pageCount(pdf: string): number {

@@ -6,7 +6,8 @@
  *   node dist/bench/typst-compile.js warm INPUT.typ               JSON: warm times, fresh and after an edit
  *
  * Warm "fresh" empties Typst's memo cache before each compile (a document it has not seen);
- * "incremental" compiles again after one paragraph changed (its memoisation at work).
+ * "incremental" compiles again after one paragraph changed (its memoisation at work), each time
+ * with other words, as a writer's edits are (no compile meets a source it has seen).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -45,10 +46,13 @@ function timed(run: () => void): number {
   return performance.now() - start;
 }
 
-/** The source with a few words added to the paragraph nearest its middle. */
-export function editedParagraph(source: string): string {
+/** Words added by the edits: each edit of a run is new, as a writer's are. */
+const ADDED = ['And a few words more.', 'And then a few more words.', 'Adding yet another clause here.', 'With one sentence more.', 'And the last words of all.', 'Then something else entirely.'];
+
+/** The source with words added to the paragraph nearest its middle: `edit` picks which words. */
+export function editedParagraph(source: string, edit = 0): string {
   const at = source.indexOf('\n\n', Math.floor(source.length / 2));
-  return `${source.slice(0, at)} And a few words more.${source.slice(at)}`;
+  return `${source.slice(0, at)} ${ADDED[edit % ADDED.length]}${source.slice(at)}`;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
@@ -64,7 +68,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(im
       return timed(() => toPdf(typst, source));
     });
     toPdf(typst, source);
-    const incremental = Array.from({ length: RUNS }, (_, run) => timed(() => toPdf(typst, run % 2 === 0 ? editedParagraph(source) : source)));
+    const incremental = Array.from({ length: RUNS }, (_, run) => timed(() => toPdf(typst, editedParagraph(source, run))));
     console.log(JSON.stringify({ freshMs: median(fresh), incrementalMs: median(incremental) }));
   }
 }

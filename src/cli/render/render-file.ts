@@ -1,7 +1,7 @@
 /** One Markdown file (or standard input) to PDF bytes, as `quire render` sets the engine up. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { InvalidOptionError, QuireError, render, renderFiles, type MarkdownFile, type RenderOptions, type RenderResult, type ResourceLoader } from '../../../engine/index.js';
+import { InvalidOptionError, QuireError, render, renderFiles, type MarkdownFile, type RenderCache, type RenderOptions, type RenderResult, type ResourceLoader } from '../../../engine/index.js';
 import { CliError } from '../cli-error.js';
 import { CLI_RESOURCE_BYTES, type RenderArguments } from './arguments.js';
 import { cliLoader } from './resource-loader.js';
@@ -18,6 +18,8 @@ export type RenderSettings = Pick<RenderArguments, 'offline' | 'resources' | 'op
   root: string;
   onFetch?: (event: 'start' | 'end') => void;
   onLocalFile?: (file: string) => void;
+  /** Kept between the renders of a file followed as it is saved (--watch). */
+  cache?: RenderCache;
 };
 
 export async function renderFile(input: string, settings: RenderSettings): Promise<RenderedFile> {
@@ -44,7 +46,8 @@ function loaderFor(input: string, settings: RenderSettings): ResourceLoader {
 }
 
 function engineOptions(input: string, settings: RenderSettings): RenderOptions {
-  return { ...settings.options, design: designFor(input, settings.config, settings.sets), resources: settings.resources, limits: { resourceBytes: CLI_RESOURCE_BYTES } };
+  const { cache } = settings;
+  return { ...settings.options, design: designFor(input, settings.config, settings.sets), resources: settings.resources, limits: { resourceBytes: CLI_RESOURCE_BYTES }, ...(cache && { cache }) };
 }
 
 /** The engine's result, its typed errors as one line for the user. */

@@ -3,11 +3,13 @@
  * of a local image it shows, until interrupted, one line per render. The file's folder is
  * watched, not the file: editors often save by writing a new file and renaming it over the old
  * one, which ends a watch on the file itself. Images may be anywhere under the root, so each is
- * polled (a watch per folder would be needed otherwise).
+ * polled (a watch per folder would be needed otherwise). The renders share a RenderCache: a save
+ * lays out and compresses again only what it changed.
  */
 import { unwatchFile, watch, watchFile as pollFile } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { RenderCache } from '../../../engine/index.js';
 import { renderFile, type RenderSettings } from './render-file.js';
 import { pages, seconds, StatusLine } from './status-line.js';
 
@@ -18,6 +20,7 @@ const IMAGE_POLL_MS = 400;
 
 export function watchFile(input: string, output: string, settings: RenderSettings): Promise<never> {
   const status = new StatusLine();
+  const cache = new RenderCache();
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let again = false;
@@ -28,7 +31,7 @@ export function watchFile(input: string, output: string, settings: RenderSetting
     const started = performance.now();
     const shown = new Set<string>();
     try {
-      const rendered = await renderFile(input, { ...settings, onLocalFile: (file) => shown.add(file) });
+      const rendered = await renderFile(input, { ...settings, cache, onLocalFile: (file) => shown.add(file) });
       await writeFile(output, rendered.pdf);
       for (const warning of rendered.warnings) status.print(`quire: warning: ${warning}`);
       status.print(`quire: wrote ${output} (${pages(rendered.pages)}, ${seconds(performance.now() - started)})`);
