@@ -1,11 +1,14 @@
 /**
  * The service benchmark: README-sized documents rendered over HTTP on loopback by as many
- * concurrent clients as the machine has cores, against the real service (SQLite file, worker
- * pool, every check a real request goes through). Reports renders per second and latency.
+ * concurrent clients as the machine has cores (in a process of their own, bench/service-client.ts),
+ * against the real service (SQLite file, worker pool, every check a real request goes through).
+ * Reports renders per second and latency.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { systemClock } from '../src/clock.js';
 import { defaultDeployment } from '../src/config/deployment.js';
 import { createApp } from '../src/http/app.js';
@@ -13,7 +16,8 @@ import { startServer } from '../src/http/server.js';
 import { silentLog } from '../src/log.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { RenderPool } from '../src/workers/pool.js';
-import { readmeSizedCorpus } from './corpus.js';
+import { readmeSizedCorpus, ROOT } from './corpus.js';
+import type { ClientPlan, ClientSample } from './service-client.js';
 import { percentile } from './percentile.js';
 
 export interface ServiceFigures {
@@ -32,6 +36,7 @@ export interface ServiceFigures {
 }
 
 const WARM_UP_ROUNDS = 2;
+const run = promisify(execFile);
 
 /** Scale accounts the load is spread over: 20 × 600 a minute, beyond any rate the bench reaches. */
 const ACCOUNTS = 20;
@@ -58,39 +63,16 @@ export async function benchService(clients = availableParallelism(), durationMs 
       await store.updateAccount(account.id, { overrides: { documents: 10_000_000 } });
       keys.push((await store.createApiKey(account.id, 'bench')).key);
     }
-    let sent = 0;
     const url = `http://127.0.0.1:${server.port}/v1/render`;
     // READMEs link badges and screenshots; lenient mode renders them as placeholders.
     const bodies = documents.map((doc) => JSON.stringify({ markdown: doc.markdown, resources: 'lenient' }));
-
-    const send = async (index: number) => {
-      const started = performance.now();
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${keys[sent++ % keys.length]}`, 'Content-Type': 'application/json' },
-        body: bodies[index],
-      });
-      await response.arrayBuffer();
-      return { ok: response.status === 200, ms: performance.now() - started, timing: response.headers.get('server-timing') ?? '' };
-    };
-
-    for (let round = 0; round < WARM_UP_ROUNDS; round += 1) {
-      await Promise.all(Array.from({ length: concurrency }, (_, client) => Promise.all(documents.map((_, i) => send((i + client) % documents.length)))));
-    }
-
-    const samples: { doc: number; ok: boolean; ms: number; overhead: number }[] = [];
-    const started = performance.now();
-    const deadline = started + durationMs;
-    await Promise.all(
-      Array.from({ length: concurrency }, async (_, client) => {
-        for (let next = client; performance.now() < deadline; next += 1) {
-          const doc = next % documents.length;
-          const result = await send(doc);
-          samples.push({ doc, ok: result.ok, ms: result.ms, overhead: overhead(result.timing) });
-        }
-      }),
-    );
-    const elapsed = performance.now() - started;
+    const plan: ClientPlan = { url, keys, bodies, clients: concurrency, warmUpRounds: WARM_UP_ROUNDS, durationMs };
+    const planFile = path.join(dir, 'plan.json');
+    writeFileSync(planFile, JSON.stringify(plan));
+    // The clients run in a process of their own: the service's main thread serves, and nothing else.
+    const { stdout } = await run(process.execPath, [path.join(ROOT, 'dist/bench/service-client.js'), planFile], { maxBuffer: 64 << 20 });
+    const { samples: sent, elapsedMs: elapsed } = JSON.parse(stdout) as { samples: ClientSample[]; elapsedMs: number };
+    const samples = sent.map((sample) => ({ ...sample, overhead: overhead(sample.serverTiming) }));
     const ok = samples.filter((sample) => sample.ok);
     return {
       rps: ok.length / (elapsed / 1000),
