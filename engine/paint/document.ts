@@ -5,7 +5,7 @@ import { fontLibrary } from '../text/font-library.js';
 import { beginText, END_TEXT, glyphRunOps, type TextState } from './glyph-run.js';
 import { writeOutline } from './outline.js';
 import { collectBytes, escapeMetadataXml, internals, sortNameTreesByBytes, type DocumentInternals, type EmbeddedFontInternals, type PdfRef } from './pdfkit-internals.js';
-import { hexTextString } from './pdf-values.js';
+import { hexTextString, textString, type PdfOperand } from './pdf-values.js';
 import { postscriptName, type TrueTypeSource } from './font-tables.js';
 import { lineOps, paintOps, rectOps } from './shapes.js';
 import { StructureWriter } from './structure.js';
@@ -231,8 +231,8 @@ class ItemPainter {
     const rect = [item.x, page.height - item.y - item.height, item.x + item.width, page.height - item.y];
     const { target } = item;
     const destination = target.kind === 'uri' ? target.uri : target.dest;
-    const action = this.shared(`${target.kind} ${destination}`, destination.length, () => (target.kind === 'uri' ? { S: 'URI', URI: new String(target.uri) } : { S: 'GoTo', D: new String(target.dest) }));
-    const contents = this.shared(`text ${item.description}`, item.description.length, () => new String(item.description));
+    const action = this.shared(`${target.kind} ${destination}`, destination.length, () => (target.kind === 'uri' ? { S: 'URI', URI: textString(target.uri) } : { S: 'GoTo', D: textString(target.dest) }));
+    const contents = this.shared(`text ${item.description}`, item.description.length, () => textString(item.description));
     const annotation = this.pdf.ref({ Type: 'Annot', Subtype: 'Link', Rect: rect, Border: [0, 0, 0], F: 4, A: action, Contents: contents });
     if (this.structure && item.tag !== null) this.structure.annotation(item.tag, annotation);
     page.annotations.push(annotation);
@@ -244,7 +244,7 @@ class ItemPainter {
    * annotations (one per line and page it spans) refers to, instead of a copy in every one: a
    * 100 KB bare URL wrapped over a thousand lines made a 100 MB file. Short ones stay inline.
    */
-  private shared<T extends Record<string, unknown> | String>(key: string, length: number, value: () => T): T | PdfRef {
+  private shared<T extends Record<string, unknown> | PdfOperand>(key: string, length: number, value: () => T): T | PdfRef {
     if (length < SHARED_FROM_CHARS) return value();
     let ref = this.sharedValues.get(key);
     if (!ref) {

@@ -1,4 +1,5 @@
 import type { OutlineEntry } from '../layout/frame.js';
+import { textString } from './pdf-values.js';
 import type { DocumentInternals, PdfRef } from './pdfkit-internals.js';
 
 interface OutlineNode {
@@ -17,7 +18,7 @@ export function writeOutline(doc: DocumentInternals, entries: readonly OutlineEn
   const top: OutlineNode[] = [];
   const stack: OutlineNode[] = [];
   for (const entry of entries) {
-    const node: OutlineNode = { entry, children: [], ref: doc.ref({ Title: new String(entry.title), Dest: new String(entry.dest) }) };
+    const node: OutlineNode = { entry, children: [], ref: doc.ref({ Title: textString(entry.title), Dest: textString(entry.dest) }) };
     while (stack.length > 0 && stack.at(-1)!.entry.level >= entry.level) stack.pop();
     (stack.length > 0 ? stack.at(-1)!.children : top).push(node);
     stack.push(node);

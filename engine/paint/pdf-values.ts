@@ -23,3 +23,32 @@ export function rgb(color: readonly [number, number, number]): string {
   }
   return operands;
 }
+
+/**
+ * A text string for a PDF object (an annotation's contents, a link's address, a structure
+ * element's alternate text), written as PDFKit writes a JavaScript `String` — a literal for
+ * ASCII, else UTF-16BE with a byte order mark, here in hex — without PDFKit's conversion of
+ * every string to bytes and back, a tenth of writing a document's objects.
+ */
+export function textString(text: string): PdfOperand {
+  // eslint-disable-next-line no-control-regex
+  return new PdfOperand(/^[\x00-\x7f]*$/.test(text) ? `(${text.replace(/[\n\r\t\b\f()\\]/g, (char) => LITERAL_ESCAPES[char]!)})` : hexTextString(text));
+}
+
+const LITERAL_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f', '(': '\\(', ')': '\\)', '\\': '\\\\' };
+
+/**
+ * A value PDFKit writes as it is: its object writer turns anything that is not one of its own
+ * kinds (nor a plain object, which the tag below keeps this from looking like) into `${value}`.
+ */
+export class PdfOperand {
+  constructor(private readonly text: string) {}
+
+  get [Symbol.toStringTag](): string {
+    return 'PdfOperand';
+  }
+
+  toString(): string {
+    return this.text;
+  }
+}

@@ -1,5 +1,6 @@
 import type PDFDocument from 'pdfkit';
 import type { TrueTypeSource } from './font-tables.js';
+import type { PdfOperand } from './pdf-values.js';
 
 /**
  * The parts of PDFKit 0.20 that Quire uses beyond its public API, named in one place:
@@ -39,8 +40,8 @@ export interface DocumentInternals {
   _offset: number;
   _font: EmbeddedFontInternals;
   _root: PdfRef;
-  /** A new indirect object: a dictionary, or a String object for a string. */
-  ref(data?: Record<string, unknown> | String): PdfRef;
+  /** A new indirect object: a dictionary, or a string (see textString). */
+  ref(data?: Record<string, unknown> | PdfOperand): PdfRef;
   getStructTreeRoot(): PdfRef;
   getStructParentTree(): { get(key: number): unknown[]; add(key: number, value: unknown): void };
   createStructParentTreeNextKey(): number;

@@ -1,5 +1,6 @@
 import type { StructId, StructTree } from '../layout/structure.js';
 import type { DocumentInternals, PdfRef } from './pdfkit-internals.js';
+import { textString } from './pdf-values.js';
 
 type Kid =
   | { kind: 'element'; ref: PdfRef }
@@ -63,11 +64,11 @@ export class StructureWriter {
     if (existing) return existing;
     const node = this.tree.node(id);
     const data: Record<string, unknown> = { Type: 'StructElem', S: node.role };
-    if (node.alt !== undefined) data.Alt = new String(node.alt);
-    if (node.actualText !== undefined) data.ActualText = new String(node.actualText);
-    if (node.lang !== undefined) data.Lang = new String(node.lang);
+    if (node.alt !== undefined) data.Alt = textString(node.alt);
+    if (node.actualText !== undefined) data.ActualText = textString(node.actualText);
+    if (node.lang !== undefined) data.Lang = textString(node.lang);
     if (node.scope !== undefined) data.A = { O: 'Table', Scope: node.scope };
-    if (node.elementId !== undefined) data.ID = new String(node.elementId);
+    if (node.elementId !== undefined) data.ID = textString(node.elementId);
     const ref = this.doc.ref(data);
     this.refs.set(id, ref);
     if (node.parent === null) {

@@ -107,13 +107,15 @@ function renumberComponents(outline: Uint8Array, include: (glyph: number) => num
 
 function uint32s(values: number[]): Uint8Array {
   const bytes = new Uint8Array(values.length * 4);
-  values.forEach((value, i) => view(bytes).setUint32(i * 4, value));
+  const data = view(bytes);
+  values.forEach((value, i) => data.setUint32(i * 4, value));
   return bytes;
 }
 
 function int16s(values: number[]): Uint8Array {
   const bytes = new Uint8Array(values.length * 2);
-  values.forEach((value, i) => view(bytes).setInt16(i * 2, value));
+  const data = view(bytes);
+  values.forEach((value, i) => data.setInt16(i * 2, value));
   return bytes;
 }
 
