@@ -8,7 +8,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { inflateSync } from 'node:zlib';
 import { render, renderFiles, RenderCache, type RenderOptions } from '../../engine/index.js';
+import { MOST_STREAM_BYTES, StreamCache } from '../../engine/paint/stream-cache.js';
 import { fixture } from '../support/fixtures.js';
 import { qpdfCheck, structureText } from '../support/pdf-tools.js';
 
@@ -79,5 +82,21 @@ describe('render cache', () => {
     assert.ok(laidOut < blocks * 0.05, `${laidOut} blocks laid out again`);
     const added = cache.streams.keptBytes - streamBytes;
     assert.ok(added > 0 && added < streamBytes * 0.1, `${added} bytes compressed again of ${streamBytes} (${first.pages} pages)`);
+  });
+
+  it('should keep compressed streams within its budget whatever is compressed through it, the least recently used going first', () => {
+    const cache = new StreamCache();
+    // Random bytes do not compress: each stream weighs its megabyte.
+    const streams = Array.from({ length: Math.ceil(MOST_STREAM_BYTES / (1 << 20)) + 8 }, () => randomBytes(1 << 20));
+    for (const stream of streams) {
+      assert.ok(inflateSync(cache.deflate(stream)).equals(stream), 'the stream compresses to what inflates back to it');
+      assert.ok(cache.keptBytes <= MOST_STREAM_BYTES, `${cache.keptBytes} bytes kept`);
+    }
+    assert.ok(cache.keptBytes > MOST_STREAM_BYTES * 0.9, 'the budget is used');
+    const kept = cache.keptBytes;
+    cache.deflate(streams.at(-1)!);
+    assert.equal(cache.keptBytes, kept, 'the newest is kept: compressing it again adds nothing');
+    cache.deflate(streams[0]!);
+    assert.equal(cache.keptBytes, kept, 'the oldest had gone: compressed again, it takes the place of the next oldest');
   });
 });
