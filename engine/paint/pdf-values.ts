@@ -31,10 +31,10 @@ export function rgb(color: readonly [number, number, number]): string {
  * every string to bytes and back, a tenth of writing a document's objects.
  */
 export function textString(text: string): PdfOperand {
-  // eslint-disable-next-line no-control-regex
-  return new PdfOperand(/^[\x00-\x7f]*$/.test(text) ? `(${text.replace(/[\n\r\t\b\f()\\]/g, (char) => LITERAL_ESCAPES[char]!)})` : hexTextString(text));
+  return new PdfOperand(ASCII.test(text) ? `(${text.replace(/[\n\r\t\b\f()\\]/g, (char) => LITERAL_ESCAPES[char]!)})` : hexTextString(text));
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
 const LITERAL_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f', '(': '\\(', ')': '\\)', '\\': '\\\\' };
 
 /**
