@@ -3,7 +3,7 @@
  * after an edit compresses only the pages (and font subsets) the edit changed — compression was
  * a third of a warm re-render. Bounded by what the compressed streams weigh.
  */
-import { createHash } from 'node:crypto';
+import { createHash } from '../hash.js';
 import { deflateSync } from 'node:zlib';
 import { RecentlyUsed } from '../recently-used.js';
 import type { DocumentInternals, PdfRef } from './pdfkit-internals.js';

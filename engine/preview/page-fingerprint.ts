@@ -4,7 +4,7 @@
  * Cheap enough to take for every page on every keystroke (a 144-page document in a few
  * milliseconds, where building its SVG took 300), so only changed pages are drawn.
  */
-import { createHash } from 'node:crypto';
+import { createHash } from '../hash.js';
 import type { FrameItem, Page } from '../layout/frame.js';
 import type { Color } from '../layout/theme.js';
 

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+import { createHash, EMPTY_SHA256 } from '../hash.js';
 import { ResourceBudgetError, ResourceError, throwIfAborted } from '../errors.js';
 import type { ResourceMode } from '../options.js';
 import { decodeDataUri, isDataUri } from './data-uri.js';
@@ -22,7 +23,8 @@ export class ResourceTracker {
   private count = 0;
   private bytes = 0;
   private readonly failed: string[] = [];
-  private readonly content = createHash('sha256');
+  /** What was loaded, hashed as it comes (none yet: null). */
+  private content: Hash | null = null;
 
   constructor(private readonly settings: ResourceSettings) {}
 
@@ -36,7 +38,7 @@ export class ResourceTracker {
     try {
       const loaded = await this.fetch(url, loader);
       this.bytes += loaded.bytes.length;
-      this.content.update(`${id}:${loaded.bytes.length}\n`).update(loaded.bytes);
+      (this.content ??= createHash('sha256')).update(`${id}:${loaded.bytes.length}\n`).update(loaded.bytes);
       if (this.bytes > this.settings.budgetBytes) throw new ResourceBudgetError(this.settings.budgetBytes);
       return await this.settings.decode(id, loaded.bytes, loaded.mediaType);
     } catch (error) {
@@ -49,7 +51,7 @@ export class ResourceTracker {
   }
 
   outcome(): ResourceOutcome {
-    return { total: this.count, failed: [...this.failed], bytes: this.bytes, digest: this.content.copy().digest('hex') };
+    return { total: this.count, failed: [...this.failed], bytes: this.bytes, digest: this.content?.copy().digest('hex') ?? EMPTY_SHA256 };
   }
 
   private async fetch(url: string, loader: ResourceLoader): Promise<LoadedResource> {

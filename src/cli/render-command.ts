@@ -7,7 +7,6 @@ import path from 'node:path';
 import { CliError } from './cli-error.js';
 import { yieldHelperThreads } from './helper-threads.js';
 import { parseRenderArguments, type RenderArguments } from './render/arguments.js';
-import { renderEachFile } from './render/each-file.js';
 import { commonFolder, pdfNameFor, renderFile, renderJoined, type RenderSettings } from './render/render-file.js';
 import { fetchProgress, pages, StatusLine } from './render/status-line.js';
 import { watchFile } from './render/watch-file.js';
@@ -23,7 +22,8 @@ export async function renderCommand(argv: string[]): Promise<void> {
     sets: args.sets,
     root: path.resolve(args.root ?? commonFolder(args.inputs)),
   };
-  if (args.outDir !== null) return renderEachFile(args.inputs, args.outDir, settings);
+  // Loaded only for --out-dir: its worker threads' module is a few milliseconds of every start.
+  if (args.outDir !== null) return (await import('./render/each-file.js')).renderEachFile(args.inputs, args.outDir, settings);
   const [input] = args.inputs as [string];
   const output = outputOf(input, args);
   if (args.watch) {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash } from '../../hash.js';
 import { parseDocument } from 'htmlparser2';
 import { SvgError } from './svg-error.js';
 import type { ChildNode, Document, Element } from 'domhandler';

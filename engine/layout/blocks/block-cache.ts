@@ -9,7 +9,7 @@
  * references (their notes' heights), diagrams repeated in the appendix. Warnings a block gave
  * are given again on a hit.
  */
-import { createHash } from 'node:crypto';
+import { createHash } from '../../hash.js';
 import type { Block } from '../../document/types.js';
 import type { BlockNodes } from '../vertical.js';
 import { RecentlyUsed } from '../../recently-used.js';

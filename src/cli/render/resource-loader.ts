@@ -5,7 +5,6 @@
  * documents have none, and a cold render would otherwise spend ~15 ms loading http, https, tls
  * and dns.
  */
-import { randomUUID } from 'node:crypto';
 import { folderLoader, localPath, ResourceLoadError, type ResourceLoader } from '../../../engine/index.js';
 import type { RemoteLoader } from '../../net/remote-loader.js';
 import { RESOURCE_SCHEMES } from '../../net/resource-schemes.js';
@@ -39,10 +38,11 @@ export function cliLoader(settings: CliLoaderSettings): ResourceLoader {
 }
 
 async function remoteLoader(settings: CliLoaderSettings): Promise<RemoteLoader> {
-  const [{ RemoteLoader }, { netSettingsFromEnv }, { trustedCertificates }] = await Promise.all([
+  const [{ RemoteLoader }, { netSettingsFromEnv }, { trustedCertificates }, { randomUUID }] = await Promise.all([
     import('../../net/remote-loader.js'),
     import('../../net/net-settings.js'),
     import('./trusted-certificates.js'),
+    import('node:crypto'),
   ]);
   return new RemoteLoader({
     settings: netSettingsFromEnv(process.env),
