@@ -2,7 +2,8 @@
  * `npm run bench`: renders the corpus and prints per document pages, warm and cold times,
  * ms per page, pages per second and peak RSS, then the service's renders per second over HTTP.
  * `--only REGEX` limits the documents; `--engine` or `--service` runs one half (`--clients N`
- * requests in flight at once, one per core unless given); `--peers` compares cold and warm times
+ * requests in flight at once, one per core unless given; `--clients 2,3,4` measures each in turn,
+ * for the throughput a latency bound allows); `--peers` compares cold and warm times
  * with Typst, md-to-pdf (Chromium) and Pandoc + wkhtmltopdf when they are installed;
  * `--fairness` measures one account's latency while another floods the service (`--samples N`
  * victim requests per state, 150 unless given); `--scale` compares PostgreSQL with SQLite and one,
@@ -26,7 +27,11 @@ const scaleOnly = args.includes('--scale');
 const samplesIndex = args.indexOf('--samples');
 const samples = samplesIndex >= 0 ? Number(args[samplesIndex + 1]) : DEFAULT_SAMPLES;
 const clientsIndex = args.indexOf('--clients');
-const clients = clientsIndex >= 0 ? Number(args[clientsIndex + 1]) : undefined;
+const clients = clientsIndex >= 0 ? (args[clientsIndex + 1] ?? '').split(',').map(Number) : [undefined];
+if (clients.some((count) => count !== undefined && !(Number.isInteger(count) && count > 0))) {
+  console.error('--clients takes a positive whole number, or several joined by commas (2,3,4)');
+  process.exit(2);
+}
 const runEngine = !args.includes('--service') && !peersOnly && !fairnessOnly && !scaleOnly && !args.includes('--editor');
 const editorOnly = args.includes('--editor');
 const runService = !args.includes('--engine') && !peersOnly && !fairnessOnly && !scaleOnly && !editorOnly;
@@ -34,7 +39,12 @@ const runService = !args.includes('--engine') && !peersOnly && !fairnessOnly && 
 if (runEngine) printEngine(benchEngine(only));
 if (runEngine && !only) printRich(benchRich());
 if (peersOnly) printPeers(benchPeers());
-if (runService) printService(await benchService(clients));
+if (runService) {
+  const figures: ServiceFigures[] = [];
+  for (const count of clients) figures.push(await benchService(count));
+  if (figures.length === 1) printService(figures[0]!);
+  else printServiceByClients(figures);
+}
 if ((runService && !only) || editorOnly) printEditor(await benchEditor());
 if (fairnessOnly) printFairness(await benchFairness(samples));
 if (scaleOnly) printScale(await benchScale());
@@ -104,6 +114,14 @@ function printService(figures: ServiceFigures): void {
   console.log(`\nservice: ${figures.rps.toFixed(1)} renders/s over HTTP, p50 ${figures.p50.toFixed(0)} ms, p99 ${figures.p99.toFixed(0)} ms, ` +
     `${figures.requests} requests, ${figures.failures} failures, ${figures.concurrency} clients, ${figures.workers} workers, service overhead p50 ${figures.serviceOverheadP50.toFixed(1)} ms`);
   printTable(['document', 'KB', 'p50 ms'], figures.documents.map((doc) => [doc.name, (doc.bytes / 1024).toFixed(1), doc.p50.toFixed(0)]));
+}
+
+function printServiceByClients(figures: ServiceFigures[]): void {
+  console.log(`\nservice: README-sized renders over HTTP, ${figures[0]!.workers} workers, 10 s for each number of requests in flight`);
+  printTable(
+    ['clients', 'renders/s', 'p50 ms', 'p99 ms', 'failures', 'service overhead p50 ms'],
+    figures.map((row) => [String(row.concurrency), row.rps.toFixed(1), row.p50.toFixed(0), row.p99.toFixed(0), String(row.failures), row.serviceOverheadP50.toFixed(1)]),
+  );
 }
 
 function printEditor(figures: EditorFigures): void {
