@@ -204,6 +204,19 @@ function storeContract(name: string, open: (clock: ManualClock) => Promise<Opene
       assert.ok((await sibling.takeTokens(other.id, 'request', 3, 3)).granted, 'accounts are counted apart');
     });
 
+    it('should grant every one of as many simultaneous requests as the limit, across instances, and refuse the next', async () => {
+      const sibling = await instance();
+      // Claims racing for the same few free slots, again and again: none may be refused while a slot is free.
+      const rounds = Array.from({ length: 30 }, (_, i) => [[4, 1], [6, 2], [12, 3]][i % 3] as [number, number]);
+      for (const [limit, batch] of rounds) {
+        const { id } = await account();
+        const grants = await Promise.all(Array.from({ length: limit / batch }, (_, i) => (i % 2 === 0 ? store : sibling).takeTokens(id, 'request', limit, batch)));
+        assert.equal(grants.filter((grant) => grant.granted).length, limit / batch, `${limit} a minute in batches of ${batch}: all granted`);
+        assert.equal(await store.tokensHeld(id, 'request', limit), limit);
+        assert.equal((await sibling.takeTokens(id, 'request', limit, 1)).granted, false, 'the next is refused');
+      }
+    });
+
     it('should count previews per hour apart from requests', async () => {
       const { id } = await account();
       assert.ok((await store.takeTokens(id, 'preview', 1, 1)).granted);

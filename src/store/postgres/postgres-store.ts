@@ -301,7 +301,14 @@ export class PostgresStore implements Store {
     if (quick) return quick;
     return transaction(this.pool, async (client) => {
       await query(client, 'SELECT pg_advisory_xact_lock(hashtextextended(@lock, 0))', { lock: `tokens/${accountId}/${kind}` });
-      return (await this.tryTokens(client, accountId, kind, limit, count, false)) ?? { granted: false, freeInMs: 1_000 };
+      // Claims that take no lock (the blind and quick ones above) may still take a chosen slot
+      // first: read and choose again. Each such loss is a slot fewer, so this ends within `limit`
+      // rounds, with a grant or with the refusal the slots held then call for.
+      for (let round = 0; round <= limit; round++) {
+        const grant = await this.tryTokens(client, accountId, kind, limit, count, false);
+        if (grant) return grant;
+      }
+      return { granted: false, freeInMs: 1_000 };
     });
   }
 
@@ -318,7 +325,8 @@ export class PostgresStore implements Store {
     const taken: number[] = [];
     for (const slot of grant.slots) {
       if (!(await this.takeToken(on, accountId, kind, slot, now))) {
-        await this.giveBackTokens(accountId, kind, taken);
+        // Through `on`: inside the locked transaction, another connection would wait on these rows.
+        await this.giveBack(on, accountId, kind, taken);
         return undefined;
       }
       taken.push(slot);
@@ -336,8 +344,12 @@ export class PostgresStore implements Store {
   }
 
   async giveBackTokens(accountId: string, kind: TokenKind, slots: number[]): Promise<void> {
+    await this.giveBack(this.pool, accountId, kind, slots);
+  }
+
+  private async giveBack(on: Queryable, accountId: string, kind: TokenKind, slots: number[]): Promise<void> {
     // One slot at a time, as SQLite does: a render gives back one, a lost race a few.
-    for (const slot of slots) await query(this.pool, sql.GIVE_BACK_TOKEN, { accountId, kind, slot, holder: this.holder.id });
+    for (const slot of slots) await query(on, sql.GIVE_BACK_TOKEN, { accountId, kind, slot, holder: this.holder.id });
   }
 
   async addCertificate(accountId: string, certificate: Omit<StoredCertificate, 'createdAt'>): Promise<CertificateSummary> {
