@@ -76,3 +76,12 @@ function safeList(dir: string): string[] {
     return [];
   }
 }
+
+/** Words added by the edits: each edit of a run is new, as a writer's are. */
+const ADDED = ['And a few words more.', 'And then a few more words.', 'Adding yet another clause here.', 'With one sentence more.', 'And the last words of all.', 'Then something else entirely.'];
+
+/** The source with words added to the paragraph nearest its middle: `edit` picks which words. */
+export function editedParagraph(source: string, edit = 0): string {
+  const at = source.indexOf('\n\n', Math.floor(source.length / 2));
+  return `${source.slice(0, at)} ${ADDED[edit % ADDED.length]}${source.slice(at)}`;
+}

@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { median } from './engine-bench.js';
-import { ROOT } from './corpus.js';
+import { editedParagraph, ROOT } from './corpus.js';
 
 export const TYPST_MODULE = path.join(ROOT, '.bench/peers/node_modules/@myriaddreamin/typst-ts-node-compiler');
 
@@ -44,15 +44,6 @@ function timed(run: () => void): number {
   const start = performance.now();
   run();
   return performance.now() - start;
-}
-
-/** Words added by the edits: each edit of a run is new, as a writer's are. */
-const ADDED = ['And a few words more.', 'And then a few more words.', 'Adding yet another clause here.', 'With one sentence more.', 'And the last words of all.', 'Then something else entirely.'];
-
-/** The source with words added to the paragraph nearest its middle: `edit` picks which words. */
-export function editedParagraph(source: string, edit = 0): string {
-  const at = source.indexOf('\n\n', Math.floor(source.length / 2));
-  return `${source.slice(0, at)} ${ADDED[edit % ADDED.length]}${source.slice(at)}`;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {

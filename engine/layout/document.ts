@@ -18,6 +18,7 @@ import { columnFrame, cutPages } from './columns.js';
 import { Appendix } from './appendix.js';
 import { missingGlyphWarnings } from './missing-glyphs.js';
 import { pushAll } from '../push-all.js';
+import { createHash } from '../hash.js';
 
 export interface LayoutSettings {
   maxPages: number | undefined;
@@ -54,7 +55,8 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
     signal: settings.signal,
     warn: (message) => warnings.push(message),
   };
-  const cached = settings.blockCache ? { cache: settings.blockCache, settings: JSON.stringify([meta.design, meta.theme, meta.language, features]) } : undefined;
+  // Digested once here, not with each block's key.
+  const cached = settings.blockCache ? { cache: settings.blockCache, settings: createHash('sha256').update(JSON.stringify([meta.design, meta.theme, meta.language, features])).digest('base64') } : undefined;
   cached?.cache.startLayout();
   const frame: BlockFrame = { x: geometry.marginInner, width: geometry.contentWidth, containers: [], tag: tagger.root, tight: false, listDepth: 0 };
   // Footnotes sit at the foot of the column that cites them.

@@ -5,12 +5,19 @@ import type { PdfOperand } from './pdf-values.js';
 /**
  * The parts of PDFKit 0.20 that Quire uses beyond its public API, named in one place:
  * the embedded-font subset and ToUnicode tables, page resources, the structure parent tree, the
- * order of name trees and the writing of the file's bytes.
+ * order of name trees, the compression of streams and the writing of the file's bytes.
  * Tests in test/engine/paint cover each so an upgrade that moves them fails loudly.
  */
 export interface PdfRef {
   data: Record<string, unknown>;
   end(chunk?: unknown): void;
+}
+
+/** An object as PDFKit writes it: the stream bytes written so far, whether it will compress them, and its writing. */
+export interface StreamInternals extends PdfRef {
+  buffer: Uint8Array[];
+  compress: boolean;
+  finalize(): void;
 }
 
 export interface EmbeddedFontInternals {

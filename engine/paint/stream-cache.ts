@@ -6,7 +6,7 @@
 import { createHash } from '../hash.js';
 import { deflateSync } from 'node:zlib';
 import { RecentlyUsed } from '../recently-used.js';
-import type { DocumentInternals, PdfRef } from './pdfkit-internals.js';
+import type { DocumentInternals, StreamInternals } from './pdfkit-internals.js';
 
 /** About 25 documents the size of the CommonMark spec (144 pages, 1.3 MB of compressed streams). */
 export const MOST_STREAM_BYTES = 32 * 1024 * 1024;
@@ -28,13 +28,6 @@ export class StreamCache {
     }
     return stream;
   }
-}
-
-/** PDFKit's objects internals: the bytes written so far and whether it will compress them. */
-interface StreamInternals extends PdfRef {
-  buffer: Uint8Array[];
-  compress: boolean;
-  finalize(): void;
 }
 
 /** Makes every stream the document writes compress through `cache` (PDFKit compresses each as its object ends). */

@@ -18,15 +18,17 @@ import type { BlockFrame, LayoutContext } from './context.js';
 import { retagged, tagsOf } from './retag.js';
 
 /**
- * The cache's budget in characters of what its keys digest (the blocks as JSON), least recently used dropped
- * first. Laid-out nodes weigh about 15 times their key (the CommonMark spec: 1.7 M characters,
- * 27 MB kept), so this keeps ~130 MB at most, room for four such documents, whatever one sends.
+ * The cache's budget in characters of the blocks' JSON its keys digest, least recently used
+ * dropped first. Laid-out nodes weigh about 15 times their JSON (the CommonMark spec: 1.7 M
+ * characters, 27 MB kept), so this keeps ~130 MB at most, room for four such documents,
+ * whatever one sends.
  */
 export const MOST_KEY_CHARACTERS = 8_000_000;
 
 /** The cache with the settings of the layout under way: everything besides a block and its frame that its layout reads. */
 export interface CachedLayout {
   cache: BlockCache;
+  /** A digest of the settings (they include whether the document is tagged). */
   settings: string;
 }
 
@@ -34,7 +36,10 @@ interface Entry {
   laid: BlockNodes;
   warnings: string[];
   keyCharacters: number;
-  /** In a tagged layout: the nodes the block added, and the element they were added under. */
+  /**
+   * In a tagged layout: the nodes the block added, and the element they were added under (a
+   * tagged layout's settings, and so its keys, are never an untagged one's).
+   */
   structure: { nodes: StructNode[]; parent: StructId | null } | null;
 }
 
@@ -45,7 +50,7 @@ export class BlockCache {
   /** Blocks of the layout under way (or last) reused from an earlier one, and laid out anew. */
   readonly counts = { reused: 0, laidOut: 0 };
 
-  /** What the cache holds, in characters of its keys: never past MOST_KEY_CHARACTERS. */
+  /** What the cache holds, in characters of its blocks' JSON: never past MOST_KEY_CHARACTERS. */
   get keptCharacters(): number {
     return this.entries.size;
   }
@@ -71,7 +76,7 @@ export class BlockCache {
     this.served.add(key);
     const tree = context.tagger.tree;
     const cached = this.entries.get(key);
-    if (cached && (tree === null) === (cached.structure === null)) {
+    if (cached) {
       for (const warning of cached.warnings) context.warn(warning);
       if (tree && cached.structure) adoptStructure(cached, tree, frame.tag);
       this.counts.reused += 1;
@@ -87,7 +92,7 @@ export class BlockCache {
       },
     }, lay);
     const structure = tree ? ownStructure(laid, tree, firstNode, frame.tag) : null;
-    if (tree === null || structure !== null) this.entries.set(key, { laid, warnings, keyCharacters: settings.length + content.length, structure });
+    if (tree === null || structure !== null) this.entries.set(key, { laid, warnings, keyCharacters: content.length, structure });
     return laid;
   }
 
