@@ -3,6 +3,7 @@
  * and chain, and every refusal reason is given for the credential that deserves it.
  */
 import assert from 'node:assert/strict';
+import { createPrivateKey } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { BundleRefusal, type RefusalReason } from '../../src/seal/bundle-refusal.js';
 import { openCredential, type OpenOptions } from '../../src/seal/credential/open-credential.js';
@@ -109,6 +110,21 @@ describe('seal credentials', () => {
     refused(parts('p384', { key: fx.text('p384.encrypted.pem'), password: 'wrong' }), 'wrong_password');
     refused(parts('p384', { key: fx.text('p384.encrypted.pem') }), 'wrong_password');
     refused(parts('rsa', { key: fx.text('rsa.pkcs1-encrypted.pem'), password: 'wrong' }), 'wrong_password');
+  });
+
+  it('should refuse as wrong_password a wrong password under which the padding happens to check out', () => {
+    const pem = fx.text('rsa.pkcs1-encrypted.pem');
+    // One wrong password in about 256 decrypts to valid padding; OpenSSL then fails the key as malformed.
+    const unlucky = Array.from({ length: 4096 }, (_, i) => `wrong ${i}`).find((password) => {
+      try {
+        createPrivateKey({ key: pem, format: 'pem', passphrase: password });
+        return false;
+      } catch (error) {
+        return (error as { code?: string }).code !== 'ERR_OSSL_BAD_DECRYPT';
+      }
+    });
+    assert.ok(unlucky !== undefined, 'a password whose padding checks out');
+    refused(parts('rsa', { key: pem, password: unlucky }), 'wrong_password');
   });
 
   it('should refuse a credential with no private key as no_private_key', () => {

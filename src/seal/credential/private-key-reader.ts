@@ -11,6 +11,7 @@ import type { KdfBudget } from './kdf-budget.js';
 import { decodeBlocks, type DerBlock } from './pem-blocks.js';
 
 const WRONG_PASSWORD_CODES = new Set(['ERR_OSSL_BAD_DECRYPT', 'ERR_OSSL_CRYPTO_INTERRUPTED_OR_CANCELLED', 'ERR_MISSING_PASSPHRASE']);
+const TRADITIONALLY_ENCRYPTED = /^Proc-Type:\s*4,ENCRYPTED/m;
 const KEY_LABELS = new Set(['PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'RSA PRIVATE KEY', 'EC PRIVATE KEY']);
 
 export function readPrivateKeys(text: string, password: string | undefined, budget: KdfBudget): KeyObject[] {
@@ -28,7 +29,7 @@ function readKey(block: DerBlock, password: string | undefined, budget: KdfBudge
     case 'RSA PRIVATE KEY':
     case 'EC PRIVATE KEY':
       // Node reads the PEM headers of a traditionally encrypted key (one MD5 round: nothing to budget).
-      return loaded(() => createPrivateKey({ key: block.pem!, format: 'pem', ...(password !== undefined && { passphrase: password }) }));
+      return loaded(() => createPrivateKey({ key: block.pem!, format: 'pem', ...(password !== undefined && { passphrase: password }) }), TRADITIONALLY_ENCRYPTED.test(block.pem!));
     default:
       return bareDer(block.der, password, budget);
   }
@@ -75,11 +76,16 @@ function encryptedPkcs8(der: Buffer, password: string | undefined, budget: KdfBu
   }
 }
 
-function loaded(load: () => KeyObject): KeyObject {
+/**
+ * The key, or the refusal its loading calls for. An encrypted key that does not load is the
+ * password's fault whatever OpenSSL says: under a wrong password the padding checks out one time
+ * in 256, and the key then fails as malformed.
+ */
+function loaded(load: () => KeyObject, encrypted = false): KeyObject {
   try {
     return load();
   } catch (error) {
     const code = (error as { code?: string }).code;
-    throw new BundleRefusal(code !== undefined && WRONG_PASSWORD_CODES.has(code) ? 'wrong_password' : 'no_private_key');
+    throw new BundleRefusal(encrypted || (code !== undefined && WRONG_PASSWORD_CODES.has(code)) ? 'wrong_password' : 'no_private_key');
   }
 }
