@@ -1,4 +1,5 @@
-import { parse, generate, walk, type CssNode } from 'css-tree';
+import { parse, generate, walk } from '../css-syntax.js';
+import type { CssNode } from 'css-tree';
 import { selectAll } from 'css-select';
 import type { Document, Element } from 'domhandler';
 import { RendererBoundError } from '../../errors.js';

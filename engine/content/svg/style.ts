@@ -1,4 +1,4 @@
-import { parse as parseCss, generate, walk } from 'css-tree';
+import { parse as parseCss, generate, walk } from '../css-syntax.js';
 import { selectAll } from 'css-select';
 import type { Document, Element } from 'domhandler';
 import type { Color } from '../../layout/theme.js';
