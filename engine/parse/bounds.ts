@@ -4,6 +4,7 @@ import type { RendererBounds } from '../options.js';
 
 const LIST_MARKER = /^(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
 const FENCE = /^(`{3,}|~{3,})/;
+const MAY_START_LIST_MARKER = /[-+*0-9]/;
 
 /**
  * The Markdown parser recurses once per container level, so nesting is measured on the raw
@@ -20,8 +21,8 @@ export function checkSourceDepth(markdown: string, maxDepth: number): void {
     if (depth.level > maxDepth) {
       throw new RendererBoundError('DepthLimit', `nesting deeper than ${maxDepth} levels`);
     }
-    const rest = markdown.slice(depth.contentStart, Math.min(end, depth.contentStart + 8));
-    const marker = FENCE.exec(rest)?.[1];
+    const first = markdown[depth.contentStart];
+    const marker = first === '`' || first === '~' ? FENCE.exec(markdown.slice(depth.contentStart, Math.min(end, depth.contentStart + 8)))?.[1] : undefined;
     if (marker) {
       if (fence === null) fence = marker[0]!;
       else if (marker[0] === fence) fence = null;
@@ -44,7 +45,8 @@ function lineDepth(text: string, start: number, end: number): { level: number; c
       i++;
       continue;
     }
-    const marker = LIST_MARKER.exec(text.slice(i, Math.min(end, i + 12)));
+    // Most lines start with a letter: no slice and no match for them (every line of every render passes here).
+    const marker = i < end && MAY_START_LIST_MARKER.test(text[i]!) ? LIST_MARKER.exec(text.slice(i, Math.min(end, i + 12))) : null;
     if (marker) {
       level += 1 + Math.floor(columns / 2);
       columns = 0;
