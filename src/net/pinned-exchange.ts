@@ -4,10 +4,8 @@
  * host name, redirects come back as a status and are never followed, and the connection and
  * the whole exchange each have a bound. No connection is reused.
  */
-import http, { type IncomingHttpHeaders } from 'node:http';
-import https from 'node:https';
-import net from 'node:net';
-import tls from 'node:tls';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Destination } from './destination.js';
 
 export interface ExchangeOptions {
@@ -41,7 +39,29 @@ export class ExchangeError extends Error {
   }
 }
 
-export function exchange(destination: Destination, options: ExchangeOptions): Promise<ExchangeResult> {
+/**
+ * Node's HTTP and TLS modules, loaded by the first exchange, not with this module: ~11 ms of
+ * start-up that a `quire render` whose remote images never resolve (or that shows none) would
+ * pay for nothing.
+ */
+let httpStack: Promise<HttpStack> | undefined;
+
+interface HttpStack {
+  http: typeof import('node:http');
+  https: typeof import('node:https');
+  net: typeof import('node:net');
+  tls: typeof import('node:tls');
+}
+
+function loadHttpStack(): Promise<HttpStack> {
+  return (httpStack ??= Promise.all([import('node:http'), import('node:https'), import('node:net'), import('node:tls')]).then(([http, https, net, tls]) => ({ http, https, net, tls })));
+}
+
+export async function exchange(destination: Destination, options: ExchangeOptions): Promise<ExchangeResult> {
+  return exchangeOver(await loadHttpStack(), destination, options);
+}
+
+function exchangeOver({ http, https, net, tls }: HttpStack, destination: Destination, options: ExchangeOptions): Promise<ExchangeResult> {
   const { url } = destination;
   const secure = url.protocol === 'https:';
   const defaultPort = secure ? 443 : 80;
@@ -74,7 +94,7 @@ export function exchange(destination: Destination, options: ExchangeOptions): Pr
       // socket gets an 'error' handler as it is made: the request attaches one only a tick later,
       // and an 'error' with no handler is thrown as an uncaught exception.
       createConnection: () => {
-        const socket = connectPinned(destination, port, options.ca);
+        const socket = connectPinned({ net, tls }, destination, port, options.ca);
         socket.on('error', onNetworkError);
         socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
         return socket;
@@ -118,7 +138,7 @@ function failedConnection(error: NodeJS.ErrnoException): string {
  * attached as this returns, is in place before connect() can fail, even when it fails at once
  * (ENETUNREACH, EACCES, EPERM). TLS still checks the certificate against the URL's host name.
  */
-function connectPinned({ url, address }: Destination, port: number, ca: readonly string[] | undefined): net.Socket {
+function connectPinned({ net, tls }: Pick<HttpStack, 'net' | 'tls'>, { url, address }: Destination, port: number, ca: readonly string[] | undefined): Socket {
   if (url.protocol !== 'https:') return net.connect({ host: address, port });
   return tls.connect({
     host: address,
