@@ -47,6 +47,9 @@ const RUNTIME_PACKAGES = {
   '@jsquash/webp': null,
   'highlight.js': null,
   'mdn-data': null,
+  // Left out of the bundle (scripts/bundle.mjs), for fontkit's WOFF2 fonts.
+  brotli: null,
+  'base64-js': null,
 };
 
 const ENTRIES = ['src/cli/main', 'src/workers/render-worker', 'src/seal/credential/credential-worker', 'engine/index'];

@@ -88,6 +88,12 @@ const DEFERRED_FUNCTIONS = {
   '@noble/ciphers/aes': ['cbc', 'ecb'],
 };
 
+/**
+ * Deferred modules left out of the bundle, required from node_modules on their first call:
+ * brotli's dictionary (465 KB of base64) was half of the bundle file every render reads first.
+ */
+const LEFT_OUTSIDE = new Set(['brotli/decompress.js']);
+
 function deferred() {
   const names = Object.keys(DEFERRED_FUNCTIONS).map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
   return {
@@ -95,7 +101,7 @@ function deferred() {
     setup(build) {
       build.onResolve({ filter: new RegExp(`^(?:${names.join('|')})$`) }, (args) => {
         // The stand-in's own require reaches the real module.
-        if (args.namespace === 'deferred') return undefined;
+        if (args.namespace === 'deferred') return LEFT_OUTSIDE.has(args.path) ? { path: args.path, external: true } : undefined;
         return { path: args.path, namespace: 'deferred', pluginData: { resolveDir: args.resolveDir } };
       });
       build.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => {
