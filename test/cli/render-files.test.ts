@@ -204,19 +204,7 @@ describe('quire render on real work', () => {
     const file = path.join(dir, 'watched.md');
     const output = path.join(dir, 'watched.pdf');
     writeFileSync(file, 'First version.\n');
-    const child: ChildProcess = spawn(QUIRE, ['render', file, '--watch', '-o', output]);
-    let stderr = '';
-    const lines = (pattern: RegExp) => stderr.split('\n').filter((line) => pattern.test(line)).length;
-    const until = (count: number) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (lines(/^quire: wrote /) >= count) resolve();
-          else if (child.exitCode !== null) reject(new Error(`quire stopped: ${stderr}`));
-          else setTimeout(check, 50);
-        };
-        check();
-      });
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const { child, lines, until, stderr } = watch(file, output);
     try {
       await until(1);
       writeFileSync(file, '---\ntitle: [broken\n---\n');
@@ -225,14 +213,14 @@ describe('quire render on real work', () => {
       await until(2);
       writeFileSync(file, 'Third version.\n');
       await until(3);
-      assert.equal(lines(/front matter/), 1, stderr);
-      assert.match(stderr, /^quire: wrote .*watched\.pdf \(1 page, [\d.]+ s\)$/m);
+      assert.equal(lines(/front matter/), 1, stderr());
+      assert.match(stderr(), /^quire: wrote .*watched\.pdf \(1 page, [\d.]+ s\)$/m);
       assert.match(await pdftotext(readFileSync(output)), /Third version\./);
       // An image the file shows is followed too: here it appears after the render that missed it.
       const picture = path.join(dir, 'watch-images/picture.png');
       writeFileSync(file, 'Fourth version.\n\n![A picture](watch-images/picture.png)\n');
       await until(4);
-      assert.equal(lines(/warning: image 1 \(watch-images\/picture\.png\)/), 1, stderr);
+      assert.equal(lines(/warning: image 1 \(watch-images\/picture\.png\)/), 1, stderr());
       mkdirSync(path.dirname(picture));
       copyFileSync(path.join(FIXTURES, 'images/dot.png'), picture);
       await until(5);
@@ -242,4 +230,46 @@ describe('quire render on real work', () => {
       child.kill('SIGINT');
     }
   });
+  it('should fetch a remote image once in a --watch session, and ask again at each save for one that failed', async () => {
+    const file = path.join(dir, 'watched-remote.md');
+    const output = path.join(dir, 'watched-remote.pdf');
+    const server = `https://img.example.com:${images.port}`;
+    const version = (n: number) => `Version ${n}.\n\n![build](${server}/badge.png?watched) ![gone](${server}/gone.png?watched)\n`;
+    const hits = (target: string) => images.hits.filter((hit) => hit.target === target).length;
+    writeFileSync(file, version(1));
+    const { child, until, stderr } = watch(file, output, net);
+    try {
+      await until(1);
+      writeFileSync(file, version(2));
+      await until(2);
+      writeFileSync(file, version(3));
+      await until(3);
+      assert.equal(hits('/badge.png?watched'), 1, 'the badge was fetched by the first render only');
+      assert.equal(hits('/gone.png?watched'), 3, 'the failed image was asked for at every save');
+      const pdf = readFileSync(output);
+      assert.match(await pdftotext(pdf), /Version 3\./);
+      assert.ok((await rasterImageCount(pdf)) > 0, 'the third render drew the badge it remembered');
+      assert.match(stderr(), /warning: image 2 \(https:.*\/gone\.png\?watched\) could not be loaded: not_found/);
+    } finally {
+      child.kill('SIGINT');
+    }
+  });
 });
+
+/** `quire render FILE --watch -o OUTPUT` in a process of its own, with what it prints and a wait for its nth render. */
+function watch(file: string, output: string, env: NodeJS.ProcessEnv = {}): { child: ChildProcess; stderr: () => string; lines: (pattern: RegExp) => number; until: (renders: number) => Promise<void> } {
+  const child = spawn(QUIRE, ['render', file, '--watch', '-o', output], { env: { ...process.env, ...env } });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const lines = (pattern: RegExp) => stderr.split('\n').filter((line) => pattern.test(line)).length;
+  const until = (renders: number) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (lines(/^quire: wrote /) >= renders) resolve();
+        else if (child.exitCode !== null) reject(new Error(`quire stopped: ${stderr}`));
+        else setTimeout(check, 50);
+      };
+      check();
+    });
+  return { child, stderr: () => stderr, lines, until };
+}

@@ -47,7 +47,7 @@ options:
                           comes from standard input and standard output is not a terminal)
   --out-dir DIR           one PDF per file in DIR, rendered in parallel (as many as there are cores)
   --watch                 render again whenever the file or a local image it shows is saved,
-                          until interrupted
+                          until interrupted (remote images are fetched once per session)
   --root DIR              local images load only from inside DIR (default: the folder holding
                           the files)
   --resources MODE        lenient (the command line's default): an image that cannot be loaded is

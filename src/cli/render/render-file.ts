@@ -4,7 +4,7 @@ import path from 'node:path';
 import { InvalidOptionError, QuireError, render, renderFiles, type MarkdownFile, type RenderCache, type RenderOptions, type RenderResult, type ResourceLoader } from '../../../engine/index.js';
 import { CliError } from '../cli-error.js';
 import { CLI_RESOURCE_BYTES, type RenderArguments } from './arguments.js';
-import { cliLoader } from './resource-loader.js';
+import { cliLoader, type RemoteImageMemory } from './resource-loader.js';
 import { designFor } from './design-config.js';
 
 export interface RenderedFile {
@@ -20,6 +20,7 @@ export type RenderSettings = Pick<RenderArguments, 'offline' | 'resources' | 'op
   onLocalFile?: (file: string) => void;
   /** Kept between the renders of a file followed as it is saved (--watch). */
   cache?: RenderCache;
+  remoteImages?: RemoteImageMemory;
 };
 
 export async function renderFile(input: string, settings: RenderSettings): Promise<RenderedFile> {
@@ -41,8 +42,8 @@ export async function renderJoined(inputs: string[], settings: RenderSettings): 
 }
 
 function loaderFor(input: string, settings: RenderSettings): ResourceLoader {
-  const { onFetch, onLocalFile } = settings;
-  return cliLoader({ baseDir: inputFolder(input), root: settings.root, offline: settings.offline, ...(onFetch && { onFetch }), ...(onLocalFile && { onLocalFile }) });
+  const { onFetch, onLocalFile, remoteImages } = settings;
+  return cliLoader({ baseDir: inputFolder(input), root: settings.root, offline: settings.offline, ...(onFetch && { onFetch }), ...(onLocalFile && { onLocalFile }), ...(remoteImages && { memory: remoteImages }) });
 }
 
 function engineOptions(input: string, settings: RenderSettings): RenderOptions {

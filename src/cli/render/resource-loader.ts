@@ -5,7 +5,7 @@
  * documents have none, and a cold render would otherwise spend ~15 ms loading http, https, tls
  * and dns.
  */
-import { folderLoader, localPath, ResourceLoadError, type ResourceLoader } from '../../../engine/index.js';
+import { folderLoader, localPath, ResourceLoadError, type LoadedResource, type ResourceLoader } from '../../../engine/index.js';
 import type { RemoteLoader } from '../../net/remote-loader.js';
 import { RESOURCE_SCHEMES } from '../../net/resource-schemes.js';
 import { CLI_RESOURCE_BYTES } from './arguments.js';
@@ -19,6 +19,33 @@ export interface CliLoaderSettings {
   onFetch?: (event: 'start' | 'end') => void;
   /** Told the file behind each local image the document asks for (whether it loads or not). */
   onLocalFile?: (file: string) => void;
+  /** Remote images loaded by earlier renders of the same file (--watch). */
+  memory?: RemoteImageMemory;
+}
+
+/**
+ * Remote images kept between the renders of one `--watch` session, so that a save does not
+ * fetch them again: a README's badges took longer than re-rendering it. An image is kept while
+ * the latest render shows it; one that failed is asked for again at the next save.
+ */
+export class RemoteImageMemory {
+  private readonly kept = new Map<string, LoadedResource>();
+  private readonly shown = new Set<string>();
+
+  recall(url: string): LoadedResource | undefined {
+    this.shown.add(url);
+    return this.kept.get(url);
+  }
+
+  keep(url: string, image: LoadedResource): void {
+    this.kept.set(url, image);
+  }
+
+  /** After a render: forgets the images it did not show. */
+  forgetUnshown(): void {
+    for (const url of this.kept.keys()) if (!this.shown.has(url)) this.kept.delete(url);
+    this.shown.clear();
+  }
 }
 
 export function cliLoader(settings: CliLoaderSettings): ResourceLoader {
@@ -31,8 +58,15 @@ export function cliLoader(settings: CliLoaderSettings): ResourceLoader {
         return local.load(url, context);
       }
       if (settings.offline) throw new ResourceLoadError('disabled', 'remote images are not loaded with --offline');
+      const { memory } = settings;
+      const remembered = memory?.recall(url);
+      if (remembered) return Promise.resolve(remembered);
       remote ??= remoteLoader(settings);
-      return remote.then((loader) => loader.load(url, context));
+      return remote.then(async (loader) => {
+        const image = await loader.load(url, context);
+        memory?.keep(url, image);
+        return image;
+      });
     },
   };
 }

@@ -4,13 +4,15 @@
  * watched, not the file: editors often save by writing a new file and renaming it over the old
  * one, which ends a watch on the file itself. Images may be anywhere under the root, so each is
  * polled (a watch per folder would be needed otherwise). The renders share a RenderCache: a save
- * lays out and compresses again only what it changed.
+ * lays out and compresses again only what it changed; and the remote images they load: a save
+ * fetches only those it adds (or that failed before).
  */
 import { unwatchFile, watch, watchFile as pollFile } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RenderCache } from '../../../engine/index.js';
 import { renderFile, type RenderSettings } from './render-file.js';
+import { RemoteImageMemory } from './resource-loader.js';
 import { pages, seconds, StatusLine } from './status-line.js';
 
 /** Saves closer together than this are one change (an editor may write a file in several steps). */
@@ -21,6 +23,7 @@ const IMAGE_POLL_MS = 400;
 export function watchFile(input: string, output: string, settings: RenderSettings): Promise<never> {
   const status = new StatusLine();
   const cache = new RenderCache();
+  const remoteImages = new RemoteImageMemory();
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let again = false;
@@ -31,7 +34,7 @@ export function watchFile(input: string, output: string, settings: RenderSetting
     const started = performance.now();
     const shown = new Set<string>();
     try {
-      const rendered = await renderFile(input, { ...settings, cache, onLocalFile: (file) => shown.add(file) });
+      const rendered = await renderFile(input, { ...settings, cache, remoteImages, onLocalFile: (file) => shown.add(file) });
       await writeFile(output, rendered.pdf);
       for (const warning of rendered.warnings) status.print(`quire: warning: ${warning}`);
       status.print(`quire: wrote ${output} (${pages(rendered.pages)}, ${seconds(performance.now() - started)})`);
@@ -39,6 +42,7 @@ export function watchFile(input: string, output: string, settings: RenderSetting
       status.print(`quire: ${input}: ${error instanceof Error ? error.message : String(error)}`);
     }
     follow(shown);
+    remoteImages.forgetUnshown();
     running = false;
     if (again) {
       again = false;
