@@ -128,7 +128,7 @@ class ItemPainter {
     if (item.kind === 'glyphs') {
       this.marked(item.tag, () => {
         this.text ??= this.openText();
-        this.write(glyphRunOps(this.pdf.page, this.font(item.face), item, this.text));
+        glyphRunOps(this.pdf.page, this.font(item.face), item, this.text, this.pending);
       });
       return;
     }

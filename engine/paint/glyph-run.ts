@@ -23,15 +23,15 @@ export function beginText(page: PageInternals): string {
 export const END_TEXT = 'ET\nQ';
 
 /**
- * The operators of a shaped glyph run exactly as laid out, inside an open text object: glyph ids
- * go through PDFKit's font subset (so subsetting and ToUnicode stay PDFKit's), positions through
- * TJ adjustments against the widths the font dictionary declares.
+ * The operators of a shaped glyph run exactly as laid out, inside an open text object, added to
+ * `ops` one line each (the painter's own list: no list and no string of its own per run). Glyph
+ * ids go through PDFKit's font subset (so subsetting and ToUnicode stay PDFKit's), positions
+ * through TJ adjustments against the widths the font dictionary declares.
  */
-export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, run: GlyphRunItem, text: TextState): string {
+export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, run: GlyphRunItem, text: TextState, ops: string[]): void {
   if (page.fonts[font.id] == null) page.fonts[font.id] = font.ref();
   const size = run.size;
   const baselineY = page.height - run.y;
-  const ops: string[] = [];
   if (run.actualText !== null) ops.push(`/Span <</ActualText ${hexTextString(run.actualText)}>> BDC`);
   if (text.font !== font.id || text.size !== size) {
     ops.push(`/${font.id} ${num(size)} Tf`);
@@ -93,7 +93,6 @@ export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, ru
   }
   flush();
   if (run.actualText !== null) ops.push('EMC');
-  return ops.join('\n');
 }
 
 /** Advance widths from each font's hmtx table; fontkit's for a variable font, whose advances vary. */
