@@ -230,7 +230,7 @@ describe('quire render on real work', () => {
       child.kill('SIGINT');
     }
   });
-  it('should fetch a remote image once in a --watch session, and ask again at each save for one that failed', async () => {
+  it('should fetch a remote image once in a --watch session (a failed render between forgets nothing), and ask again at each save for one that failed', async () => {
     const file = path.join(dir, 'watched-remote.md');
     const output = path.join(dir, 'watched-remote.pdf');
     const server = `https://img.example.com:${images.port}`;
@@ -242,8 +242,11 @@ describe('quire render on real work', () => {
       await until(1);
       writeFileSync(file, version(2));
       await until(2);
+      writeFileSync(file, '---\ntitle: [broken\n---\n');
+      await new Promise((resolve) => setTimeout(resolve, 600));
       writeFileSync(file, version(3));
       await until(3);
+      assert.match(stderr(), /front matter/);
       assert.equal(hits('/badge.png?watched'), 1, 'the badge was fetched by the first render only');
       assert.equal(hits('/gone.png?watched'), 3, 'the failed image was asked for at every save');
       const pdf = readFileSync(output);

@@ -38,11 +38,12 @@ export function watchFile(input: string, output: string, settings: RenderSetting
       await writeFile(output, rendered.pdf);
       for (const warning of rendered.warnings) status.print(`quire: warning: ${warning}`);
       status.print(`quire: wrote ${output} (${pages(rendered.pages)}, ${seconds(performance.now() - started)})`);
+      // Only after a render that went through: one stopped early (a broken front matter) showed none.
+      remoteImages.forgetUnshown();
     } catch (error) {
       status.print(`quire: ${input}: ${error instanceof Error ? error.message : String(error)}`);
     }
     follow(shown);
-    remoteImages.forgetUnshown();
     running = false;
     if (again) {
       again = false;
