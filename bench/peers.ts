@@ -19,7 +19,7 @@ interface Peer {
   /** Where the PDF is written, when not `output` (a peer without an output option). */
   writes?(input: string): string;
   /** Warm times in one process, when the peer can be driven so. */
-  warm?(input: string): { freshMs: number; incrementalMs: number };
+  warm?(input: string, runs: number): { freshMs: number; incrementalMs: number };
 }
 
 const PEERS_DIR = path.join(ROOT, '.bench/peers');
@@ -55,7 +55,7 @@ const PEERS: Peer[] = [
       return typ;
     },
     command: (input, output) => [process.execPath, TYPST_RUNNER, 'cold', input, output],
-    warm: (input) => JSON.parse(execFileSync(process.execPath, [TYPST_RUNNER, 'warm', input], { encoding: 'utf8' })) as { freshMs: number; incrementalMs: number },
+    warm: (input, runs) => JSON.parse(execFileSync(process.execPath, [TYPST_RUNNER, 'warm', input, String(runs)], { encoding: 'utf8' })) as { freshMs: number; incrementalMs: number },
   },
   {
     name: 'Pandoc + wkhtmltopdf',
@@ -67,6 +67,8 @@ const PEERS: Peer[] = [
 export interface Run {
   /** Median wall milliseconds, process start to file written. */
   ms: number;
+  /** Each counted run's milliseconds, round by round. */
+  times: number[];
   /** Highest peak resident memory of the runs (null without GNU time). */
   peakMb: number | null;
   pages: number;
@@ -75,11 +77,16 @@ export interface Run {
 export interface PeerFigures {
   document: string;
   quire: Run & { warm: { freshMs: number; afterEditMs: number } };
-  /** `ratio`: Quire's time ÷ the peer's (below 1: Quire is faster). */
+  /**
+   * `ratio`: Quire's time ÷ the peer's (below 1: Quire is faster), the median of the rounds' own
+   * ratios: the two ran back to back in each round, so a host whose speed drifts between rounds
+   * moves both sides of each ratio alike.
+   */
   peers: Array<{ name: string; run: Run | null; ratio: number | null; warm: { freshMs: number; incrementalMs: number } | null }>;
 }
 
-const RUNS = 5;
+/** Counted runs of each converter, unless `--runs N` says otherwise. */
+export const DEFAULT_RUNS = 5;
 /** The documents of issue 23: a one-page README, a five-page one, the CommonMark spec, the Pandoc manual. */
 const DOCUMENTS = /^(readme:@types\/node|readme:express|commonmark-spec)$/;
 
@@ -97,7 +104,7 @@ function peerCorpus(): BenchDocument[] {
  * converters take turns, run by run, after one round that is not counted (it fills the file
  * cache): a machine whose speed drifts during the run slows them all alike.
  */
-export function benchPeers(): PeerFigures[] {
+export function benchPeers(runs = DEFAULT_RUNS): PeerFigures[] {
   const available = PEERS.filter((peer) => peer.available());
   const out = mkdtempSync(path.join(tmpdir(), 'quire-peers-'));
   return peerCorpus().map((doc) => {
@@ -106,13 +113,14 @@ export function benchPeers(): PeerFigures[] {
     const outputs = ['quire', ...available.map((_, k) => `peer-${k}`)].map((name) => path.join(out, `${name}.pdf`));
     const commands = [quireRender(input, outputs[0]!), ...available.map((peer, k) => peer.command(inputs[k]!, outputs[k + 1]!))];
     const written = [outputs[0]!, ...available.map((peer, k) => peer.writes?.(inputs[k]!) ?? outputs[k + 1]!)];
-    const runs = timeInTurns(commands).map((run, k) => ({ ...run, pages: pageCount(written[k]!) }));
+    const timed = timeInTurns(commands, runs).map((run, k) => ({ ...run, pages: pageCount(written[k]!) }));
+    const quire = timed[0]!;
     const peers = PEERS.map((peer) => {
       const k = available.indexOf(peer);
-      const run = k < 0 ? null : runs[k + 1]!;
-      return { name: peer.name, run, ratio: run === null ? null : runs[0]!.ms / run.ms, warm: k >= 0 && peer.warm ? peer.warm(inputs[k]!) : null };
+      const run = k < 0 ? null : timed[k + 1]!;
+      return { name: peer.name, run, ratio: run === null ? null : median(quire.times.map((ms, round) => ms / run.times[round]!)), warm: k >= 0 && peer.warm ? peer.warm(inputs[k]!, runs) : null };
     });
-    return { document: doc.name, quire: { ...runs[0]!, warm: quireWarm(input) }, peers };
+    return { document: doc.name, quire: { ...quire, warm: quireWarm(input, runs) }, peers };
   });
 }
 
@@ -120,8 +128,8 @@ export function benchPeers(): PeerFigures[] {
  * Quire warm in one process (medians of five after a first): the document rendered again as it
  * is, and rendered after an edit with a RenderCache (each edit new), as `--watch` renders.
  */
-function quireWarm(input: string): { freshMs: number; afterEditMs: number } {
-  const child = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'dist/bench/render-child.js'), input, String(RUNS), 'edits'], { encoding: 'utf8', maxBuffer: 1 << 20 })) as { times: number[]; editMs: number[] };
+function quireWarm(input: string, runs: number): { freshMs: number; afterEditMs: number } {
+  const child = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'dist/bench/render-child.js'), input, String(runs), 'edits'], { encoding: 'utf8', maxBuffer: 1 << 20 })) as { times: number[]; editMs: number[] };
   return { freshMs: median(child.times), afterEditMs: median(child.editMs) };
 }
 
@@ -132,19 +140,19 @@ function pageCount(pdf: string): number {
 
 /** How long Node.js itself takes to start and stop here (`node -e 0`): the floor under any Node CLI's cold time, Quire's and the peers' alike. */
 export function nodeStartMs(): number {
-  return timeInTurns([[process.execPath, '-e', '0']])[0]!.ms;
+  return timeInTurns([[process.execPath, '-e', '0']], DEFAULT_RUNS)[0]!.ms;
 }
 
 export function peersInstalled(): string[] {
   return PEERS.filter((peer) => peer.available()).map((peer) => peer.name);
 }
 
-/** Median wall milliseconds and peak memory of each command, run in turns: one uncounted round, then RUNS counted. */
-function timeInTurns(commands: string[][]): Array<Omit<Run, 'pages'>> {
+/** Wall milliseconds and peak memory of each command, run in turns: one uncounted round, then `runs` counted. */
+function timeInTurns(commands: string[][], runs: number): Array<Omit<Run, 'pages'>> {
   const times = commands.map((): number[] => []);
   const peaks = commands.map((): number[] => []);
   const timed = existsSync(TIME);
-  for (let round = 0; round <= RUNS; round++) {
+  for (let round = 0; round <= runs; round++) {
     commands.forEach((command, k) => {
       const start = performance.now();
       const result = timed
@@ -157,7 +165,7 @@ function timeInTurns(commands: string[][]): Array<Omit<Run, 'pages'>> {
       if (rss) peaks[k]!.push(Number(rss) / 1024);
     });
   }
-  return times.map((runs, k) => ({ ms: median(runs), peakMb: peaks[k]!.length > 0 ? Math.max(...peaks[k]!) : null }));
+  return times.map((counted, k) => ({ ms: median(counted), times: counted, peakMb: peaks[k]!.length > 0 ? Math.max(...peaks[k]!) : null }));
 }
 
 /**

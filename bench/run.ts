@@ -4,7 +4,8 @@
  * `--only REGEX` limits the documents; `--engine` or `--service` runs one half (`--clients N`
  * requests in flight at once, one per core unless given; `--clients 2,3,4` measures each in turn,
  * for the throughput a latency bound allows); `--peers` compares cold and warm times
- * with Typst, md-to-pdf (Chromium) and Pandoc + wkhtmltopdf when they are installed;
+ * with Typst, md-to-pdf (Chromium) and Pandoc + wkhtmltopdf when they are installed (`--runs N`
+ * counted runs of each, 5 unless given);
  * `--fairness` measures one account's latency while another floods the service (`--samples N`
  * victim requests per state, 150 unless given); `--scale` compares PostgreSQL with SQLite and one,
  * two and three service instances on one PostgreSQL database; `--editor` runs only the editor's
@@ -16,7 +17,7 @@ import { benchFairness, DEFAULT_SAMPLES, type FairnessFigures } from './fairness
 import { benchService, type ServiceFigures } from './service.js';
 import { benchRich, type RichFigures } from './rich.js';
 import { benchScale, type ScaleFigures } from './scale.js';
-import { benchPeers, nodeStartMs, peersInstalled, type PeerFigures } from './peers.js';
+import { benchPeers, DEFAULT_RUNS, nodeStartMs, peersInstalled, type PeerFigures } from './peers.js';
 
 const args = process.argv.slice(2);
 const onlyIndex = args.indexOf('--only');
@@ -26,6 +27,12 @@ const fairnessOnly = args.includes('--fairness');
 const scaleOnly = args.includes('--scale');
 const samplesIndex = args.indexOf('--samples');
 const samples = samplesIndex >= 0 ? Number(args[samplesIndex + 1]) : DEFAULT_SAMPLES;
+const runsIndex = args.indexOf('--runs');
+const runs = runsIndex >= 0 ? Number(args[runsIndex + 1]) : DEFAULT_RUNS;
+if (!(Number.isInteger(runs) && runs > 0)) {
+  console.error('--runs takes a positive whole number');
+  process.exit(2);
+}
 const clientsIndex = args.indexOf('--clients');
 const clients = clientsIndex >= 0 ? (args[clientsIndex + 1] ?? '').split(',').map(Number) : [undefined];
 if (clients.some((count) => count !== undefined && !(Number.isInteger(count) && count > 0))) {
@@ -38,7 +45,7 @@ const runService = !args.includes('--engine') && !peersOnly && !fairnessOnly && 
 
 if (runEngine) printEngine(benchEngine(only));
 if (runEngine && !only) printRich(benchRich());
-if (peersOnly) printPeers(benchPeers());
+if (peersOnly) printPeers(benchPeers(runs), runs);
 if (runService) {
   const figures: ServiceFigures[] = [];
   for (const count of clients) figures.push(await benchService(count));
@@ -66,9 +73,9 @@ function printEngine(figures: EngineFigures[]): void {
   printTable(header, lines);
 }
 
-function printPeers(figures: PeerFigures[]): void {
+function printPeers(figures: PeerFigures[], runs: number): void {
   const installed = peersInstalled();
-  console.log(`peers installed: ${installed.length > 0 ? installed.join(', ') : 'none (see bench/README.md)'}; cold, process start to file written, median of 5`);
+  console.log(`peers installed: ${installed.length > 0 ? installed.join(', ') : 'none (see bench/README.md)'}; cold, process start to file written, median of ${runs}; Quire ÷ it: the median of each round's ratio`);
   console.log(`Node.js alone (node -e 0) starts and exits in ${nodeStartMs().toFixed(0)} ms here (every converter starts without NODE_EXTRA_CA_CERTS)`);
   const mb = (run: { peakMb: number | null }) => (run.peakMb === null ? '-' : run.peakMb.toFixed(0));
   const names = figures[0]?.peers.map((peer) => peer.name) ?? [];
@@ -84,7 +91,7 @@ function printPeers(figures: PeerFigures[]): void {
   );
   const warm = figures.flatMap((row) => row.peers.filter((peer) => peer.warm !== null).map((peer) => ({ row, peer, warm: peer.warm! })));
   if (warm.length === 0) return;
-  console.log('\nwarm, in one process (median of 5): fresh — Quire renders the document again, the peer compiles it with its caches emptied; after an edit — each run adds other words to the paragraph nearest the middle, Quire rendering with a RenderCache (as --watch does), the peer with its memoisation');
+  console.log(`\nwarm, in one process (median of ${runs}): fresh — Quire renders the document again, the peer compiles it with its caches emptied; after an edit — each run adds other words to the paragraph nearest the middle, Quire rendering with a RenderCache (as --watch does), the peer with its memoisation`);
   printTable(
     ['document', 'peer', 'Quire fresh ms', 'peer fresh ms', 'Quire after edit ms', 'peer after edit ms', 'ratio fresh', 'ratio after edit'],
     warm.map(({ row, peer, warm: times }) => [

@@ -3,7 +3,7 @@
  * .bench/peers, never a dependency of Quire), run as the peers bench runs it:
  *
  *   node dist/bench/typst-compile.js cold INPUT.typ OUTPUT.pdf    one compile to a PDF file, as a CLI would
- *   node dist/bench/typst-compile.js warm INPUT.typ               JSON: warm times, fresh and after an edit
+ *   node dist/bench/typst-compile.js warm INPUT.typ [RUNS]        JSON: warm times (medians of RUNS, 5 by default), fresh and after an edit
  *
  * Warm "fresh" empties Typst's memo cache before each compile (a document it has not seen);
  * "incremental" compiles again after one paragraph changed (its memoisation at work), each time
@@ -23,7 +23,6 @@ interface Compiler {
   evictCache(maxAge: number): void;
 }
 
-const RUNS = 5;
 
 function compiler(): Compiler {
   const { NodeCompiler } = createRequire(import.meta.url)(TYPST_MODULE) as { NodeCompiler: { create(args: unknown): Compiler } };
@@ -47,19 +46,20 @@ function timed(run: () => void): number {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  const [mode, input, output] = process.argv.slice(2);
+  const [mode, input, outputOrRuns] = process.argv.slice(2);
   const source = readFileSync(input!, 'utf8');
   const typst = compiler();
   if (mode === 'cold') {
-    writeFileSync(output!, toPdf(typst, source));
+    writeFileSync(outputOrRuns!, toPdf(typst, source));
   } else {
+    const runs = Number(outputOrRuns ?? 5);
     toPdf(typst, source);
-    const fresh = Array.from({ length: RUNS }, () => {
+    const fresh = Array.from({ length: runs }, () => {
       typst.evictCache(0);
       return timed(() => toPdf(typst, source));
     });
     toPdf(typst, source);
-    const incremental = Array.from({ length: RUNS }, (_, run) => timed(() => toPdf(typst, editedParagraph(source, run))));
+    const incremental = Array.from({ length: runs }, (_, run) => timed(() => toPdf(typst, editedParagraph(source, run))));
     console.log(JSON.stringify({ freshMs: median(fresh), incrementalMs: median(incremental) }));
   }
 }
