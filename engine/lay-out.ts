@@ -3,7 +3,7 @@
  * them) and the editor's preview (which draws them as pictures).
  */
 import { EmptyDocumentError, InvalidOptionError, throwIfAborted } from './errors.js';
-import { readFrontMatter, type FrontMatter } from './parse/front-matter.js';
+import { loadYamlFor, readFrontMatter, type FrontMatter } from './parse/front-matter.js';
 import { settingMessage } from './design/settings.js';
 import { resolveBounds, resolveFeatures, validateLanguage, type RenderOptions } from './options.js';
 import { parseMarkdown } from './parse/markdown.js';
@@ -39,6 +39,7 @@ export async function layOutSources(sources: readonly Source[], options: RenderO
   const signal = options.limits?.signal;
   if (sources.every((source) => source.markdown.length === 0)) throw new EmptyDocumentError();
 
+  await loadYamlFor(sources.map((source) => source.markdown));
   // Parsing needs no HarfBuzz, so in a fresh process it runs while HarfBuzz's WebAssembly compiles.
   const parts = sources.map((source) => ({ source: parseMarkdown(source.markdown, features, bounds), loader: source.loader, path: source.path }));
   await harfBuzzReady;

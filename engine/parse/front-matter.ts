@@ -1,4 +1,3 @@
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { FrontMatterError, InvalidOptionError } from '../errors.js';
 import { THEMES, validateLanguage, type Theme } from '../options.js';
 import { readDesign, settingMessage, type DesignSettings, type SettingFailure } from '../design/settings.js';
@@ -25,6 +24,17 @@ export interface SplitSource {
 }
 
 const OPENING = /^---[ \t]*\r?\n/;
+
+/**
+ * The YAML parser, loaded by the first document that opens as front matter does: most have no
+ * front matter, and the parser is a fifth of the engine's code, ~5 ms of a cold render to load.
+ */
+let yamlParser: typeof import('yaml') | undefined;
+
+/** Loads the YAML parser when one of `markdowns` may open with front matter; splitFrontMatter needs it then. */
+export async function loadYamlFor(markdowns: readonly string[]): Promise<void> {
+  if (yamlParser === undefined && markdowns.some((markdown) => OPENING.test(markdown))) yamlParser = await import('yaml');
+}
 const CLOSING = /^(---|\.\.\.)[ \t]*$/m;
 
 /**
@@ -94,10 +104,11 @@ export function readFrontMatter(record: Readonly<Record<string, unknown>>, fail:
 }
 
 function parse(yaml: string): unknown {
+  if (yamlParser === undefined) throw new Error('front matter was read before loadYamlFor loaded the YAML parser');
   try {
-    return parseYaml(yaml, { maxAliasCount: 100, prettyErrors: false });
+    return yamlParser.parse(yaml, { maxAliasCount: 100, prettyErrors: false });
   } catch (error) {
-    if (error instanceof YAMLParseError) {
+    if (error instanceof yamlParser.YAMLParseError) {
       const line = error.linePos?.[0]?.line;
       // +1: the opening `---` is line 1 of the document.
       throw new FrontMatterError(error.message.split('\n')[0]!, line === undefined ? undefined : line + 1);

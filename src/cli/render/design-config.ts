@@ -5,7 +5,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { CliError } from '../cli-error.js';
 
 export type DesignRecord = Record<string, unknown>;
@@ -34,9 +33,9 @@ export function addSetting(sets: DesignRecord, assignment: string): void {
 }
 
 /** The settings for one input: the config file's, then the `--set` ones over them. */
-export function designFor(input: string, config: string | null, sets: DesignRecord): DesignRecord {
+export async function designFor(input: string, config: string | null, sets: DesignRecord): Promise<DesignRecord> {
   const file = config ?? besideInput(input);
-  return merged(file === null ? {} : readConfig(file), sets);
+  return merged(file === null ? {} : await readConfig(file), sets);
 }
 
 function besideInput(input: string): string | null {
@@ -44,16 +43,18 @@ function besideInput(input: string): string | null {
   return existsSync(file) ? file : null;
 }
 
-function readConfig(file: string): DesignRecord {
+async function readConfig(file: string): Promise<DesignRecord> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 1);
   }
+  // Loaded only for a settings file, as the engine loads it only for front matter.
+  const yaml = await import('yaml');
   let data: unknown;
   try {
-    data = parseYaml(text, { maxAliasCount: 100, prettyErrors: false });
+    data = yaml.parse(text, { maxAliasCount: 100, prettyErrors: false });
   } catch (error) {
     throw new CliError(`${file}: ${(error as Error).message.split('\n')[0]}`, 1);
   }

@@ -25,7 +25,8 @@ export type RenderSettings = Pick<RenderArguments, 'offline' | 'resources' | 'op
 
 export async function renderFile(input: string, settings: RenderSettings): Promise<RenderedFile> {
   const markdown = await readMarkdown(input);
-  return engineErrors(() => render(markdown, { ...engineOptions(input, settings), loader: loaderFor(input, settings) }));
+  const options = await engineOptions(input, settings);
+  return engineErrors(() => render(markdown, { ...options, loader: loaderFor(input, settings) }));
 }
 
 /** Several files as one PDF, each from a new page, linking to each other by their paths. */
@@ -38,7 +39,8 @@ export async function renderJoined(inputs: string[], settings: RenderSettings): 
     files.push({ markdown: await readMarkdown(input), path: relative.split(path.sep).join('/'), loader: loaderFor(input, settings) });
   }
   // The first file's settings speak for the whole, as its front matter does.
-  return engineErrors(() => renderFiles(files, engineOptions(inputs[0]!, settings)));
+  const options = await engineOptions(inputs[0]!, settings);
+  return engineErrors(() => renderFiles(files, options));
 }
 
 function loaderFor(input: string, settings: RenderSettings): ResourceLoader {
@@ -46,9 +48,9 @@ function loaderFor(input: string, settings: RenderSettings): ResourceLoader {
   return cliLoader({ baseDir: inputFolder(input), root: settings.root, offline: settings.offline, ...(onFetch && { onFetch }), ...(onLocalFile && { onLocalFile }), ...(remoteImages && { memory: remoteImages }) });
 }
 
-function engineOptions(input: string, settings: RenderSettings): RenderOptions {
+async function engineOptions(input: string, settings: RenderSettings): Promise<RenderOptions> {
   const { cache } = settings;
-  return { ...settings.options, design: designFor(input, settings.config, settings.sets), resources: settings.resources, limits: { resourceBytes: CLI_RESOURCE_BYTES }, ...(cache && { cache }) };
+  return { ...settings.options, design: await designFor(input, settings.config, settings.sets), resources: settings.resources, limits: { resourceBytes: CLI_RESOURCE_BYTES }, ...(cache && { cache }) };
 }
 
 /** The engine's result, its typed errors as one line for the user. */
