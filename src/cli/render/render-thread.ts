@@ -1,5 +1,5 @@
 /** A worker thread of `quire render --out-dir`: renders the files it is sent, one at a time. */
-import { writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { renderFile, type RenderSettings } from './render-file.js';
 
@@ -17,7 +17,7 @@ parentPort!.on('message', async (task: FileTask) => {
   let outcome: FileOutcome;
   try {
     const rendered = await renderFile(task.input, task.settings);
-    await writeFile(task.output, rendered.pdf);
+    writeFileSync(task.output, rendered.pdf);
     outcome = { ok: true, pages: rendered.pages, warnings: rendered.warnings, ms: performance.now() - started };
   } catch (error) {
     outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };

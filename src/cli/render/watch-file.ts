@@ -7,8 +7,7 @@
  * lays out and compresses again only what it changed; and the remote images they load: a save
  * fetches only those it adds (or that failed before).
  */
-import { unwatchFile, watch, watchFile as pollFile } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { unwatchFile, watch, watchFile as pollFile, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RenderCache } from '../../../engine/index.js';
 import { renderFile, type RenderSettings } from './render-file.js';
@@ -35,7 +34,7 @@ export function watchFile(input: string, output: string, settings: RenderSetting
     const shown = new Set<string>();
     try {
       const rendered = await renderFile(input, { ...settings, cache, remoteImages, onLocalFile: (file) => shown.add(file) });
-      await writeFile(output, rendered.pdf);
+      writeFileSync(output, rendered.pdf);
       for (const warning of rendered.warnings) status.print(`quire: warning: ${warning}`);
       status.print(`quire: wrote ${output} (${pages(rendered.pages)}, ${seconds(performance.now() - started)})`);
       // Only after a render that went through: one stopped early (a broken front matter) showed none.
