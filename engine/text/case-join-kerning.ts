@@ -1,5 +1,6 @@
 import type { Font } from 'fontkit';
 import type { ShapedGlyph } from './face.js';
+import { asciiFirst } from './ascii-first.js';
 import { inkGap } from './glyph-ink.js';
 
 /**
@@ -11,17 +12,17 @@ import { inkGap } from './glyph-ink.js';
  * positive kern is cut to what keeps the two glyphs' ink from overlapping (0.064 em for fW,
  * measured on the outlines); pdfLaTeX's fonts set such pairs closer still, the hook over the W.
  */
-const CASE_JOIN = /\p{Ll}\p{M}*[\p{Lu}\p{Lt}]/u;
-const ENDS_LOWER = /\p{Ll}\p{M}*$/u;
-const STARTS_UPPER = /^[\p{Lu}\p{Lt}]/u;
+export const CASE_JOIN = asciiFirst(/\p{Ll}\p{M}*[\p{Lu}\p{Lt}]/u, /[a-z][A-Z]/);
+export const ENDS_LOWER = asciiFirst(/\p{Ll}\p{M}*$/u, /[a-z]$/);
+export const STARTS_UPPER = asciiFirst(/^[\p{Lu}\p{Lt}]/u, /^[A-Z]/);
 
 /** Narrows positive kerns at case joins in `glyphs` (left to right, font units); returns the advance taken away. */
 export function tightenCaseJoins(text: string, glyphs: ShapedGlyph[], font: Font): number {
-  if (!CASE_JOIN.test(text)) return 0;
+  if (!CASE_JOIN(text)) return 0;
   let removed = 0;
   for (let k = 0; k + 1 < glyphs.length; k++) {
     const [left, right] = [glyphs[k]!, glyphs[k + 1]!];
-    if (!ENDS_LOWER.test(left.chars) || !STARTS_UPPER.test(right.chars) || left.dx !== 0 || right.dx !== 0) continue;
+    if (!ENDS_LOWER(left.chars) || !STARTS_UPPER(right.chars) || left.dx !== 0 || right.dx !== 0) continue;
     const nominal = font.getGlyph(left.id).advanceWidth;
     const kern = left.advance - nominal;
     if (kern <= 0) continue;

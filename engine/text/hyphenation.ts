@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { asciiFirst } from './ascii-first.js';
 
 const require = createRequire(import.meta.url);
 
@@ -10,7 +11,7 @@ export type Hyphenator = (word: string) => readonly number[];
 const SOFT_HYPHEN = '\u00ad';
 const MIN_WORD = 5;
 /** Letters only: words with digits, markup or URLs are never hyphenated. */
-const HYPHENATABLE = /^\p{L}[\p{L}\p{M}]*$/u;
+export const HYPHENATABLE = asciiFirst(/^\p{L}[\p{L}\p{M}]*$/u, /^[A-Za-z]+$/);
 
 /** Pattern modules of the `hyphen` package by BCP 47 tag, most specific first. */
 const ALIASES: Record<string, string> = {
@@ -51,7 +52,7 @@ function memoised(patterns: Patterns): Hyphenator {
   return (word: string) => {
     let points = words.get(word);
     if (points) return points;
-    points = word.length < MIN_WORD || !HYPHENATABLE.test(word) ? [] : softHyphenOffsets(patterns.hyphenateSync(word, { hyphenChar: SOFT_HYPHEN, minWordLength: MIN_WORD }));
+    points = word.length < MIN_WORD || !HYPHENATABLE(word) ? [] : softHyphenOffsets(patterns.hyphenateSync(word, { hyphenChar: SOFT_HYPHEN, minWordLength: MIN_WORD }));
     if (words.size > 100_000) words.clear();
     words.set(word, points);
     return points;
