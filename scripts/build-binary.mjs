@@ -46,7 +46,6 @@ const RUNTIME_PACKAGES = {
   '@iconify-json/twemoji': null,
   '@jsquash/webp': null,
   'highlight.js': null,
-  'mdn-data': null,
   // Left out of the bundle (scripts/bundle.mjs), for fontkit's WOFF2 fonts.
   brotli: null,
   'base64-js': null,

@@ -50,14 +50,14 @@ describe('the single executable', () => {
     assert.equal(readFileSync(binary).subarray(0, 4).toString('latin1'), '\x7fELF');
   });
 
-  it('should render a document with math, emoji, code and a diagram from an empty folder', async () => {
-    writeFileSync(path.join(work, 'doc.md'), '# From one file\n\nEnergy $E = mc^2$ :rocket:\n\n```python\nprint("hi")\n```\n\n```mermaid\ngraph LR\n  Start --> Done\n```\n');
+  it('should render a document with front matter, styled HTML, math, emoji, code and a diagram from an empty folder', async () => {
+    writeFileSync(path.join(work, 'doc.md'), '---\ntitle: Built alone\n---\n\n# From one file\n\n<p style="color: #cf222e">Styled HTML</p>\n\nEnergy $E = mc^2$ :rocket:\n\n```python\nprint("hi")\n```\n\n```mermaid\ngraph LR\n  Start --> Done\n```\n');
     const started = performance.now();
     const { stderr } = await run(binary, ['render', path.join(work, 'doc.md'), '-o', path.join(work, 'doc.pdf')], { cwd: folder, env });
     const firstMs = performance.now() - started;
     assert.match(stderr, /wrote .*doc\.pdf \(1 page\)/);
     const text = await pdftotext(readFileSync(path.join(work, 'doc.pdf')));
-    for (const expected of ['From one file', 'print("hi")', 'Start', 'Done', '🚀']) assert.ok(text.includes(expected), `${expected} in ${text}`);
+    for (const expected of ['Built alone', 'From one file', 'Styled HTML', 'print("hi")', 'Start', 'Done', '🚀']) assert.ok(text.includes(expected), `${expected} in ${text}`);
     assert.deepEqual(readdirSync(folder), ['quire']);
     const warmStarted = performance.now();
     await run(binary, ['--help'], { cwd: folder, env });
