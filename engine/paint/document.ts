@@ -3,6 +3,7 @@ import { throwIfAborted } from '../errors.js';
 import type { FrameItem, LaidOutDocument, PathItem } from '../layout/frame.js';
 import { fontLibrary } from '../text/font-library.js';
 import { beginText, END_TEXT, glyphRunOps, type TextState } from './glyph-run.js';
+import { OwnPngImage, ownPngLayout } from './png-image.js';
 import { writeOutline } from './outline.js';
 import { collectBytes, escapeMetadataXml, internals, sortNameTreesByBytes, type DocumentInternals, type EmbeddedFontInternals, type PdfRef } from './pdfkit-internals.js';
 import { hexTextString, textString, type PdfOperand } from './pdf-values.js';
@@ -275,7 +276,8 @@ class ItemPainter {
   private image(id: string, bytes: Uint8Array): unknown {
     let image = this.images.get(id);
     if (!image) {
-      image = this.pdf.openImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      const png = ownPngLayout(bytes);
+      image = png ? new OwnPngImage(png, `I${++this.pdf._imageCount}`) : this.pdf.openImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       this.images.set(id, image);
     }
     return image;

@@ -53,6 +53,8 @@ export interface DocumentInternals {
   getStructParentTree(): { get(key: number): unknown[]; add(key: number, value: unknown): void };
   createStructParentTreeNextKey(): number;
   openImage(src: Buffer): unknown;
+  /** Images opened so far: each is labelled `I<count>`. */
+  _imageCount: number;
   file(src: Buffer, options: Record<string, unknown>): unknown;
   /** The document information: the Info dictionary's entries, and the XMP packet's. */
   info: Record<string, unknown>;

@@ -10,6 +10,10 @@ export interface PngLayout {
   bitDepth: number;
   colorType: number;
   interlaced: boolean;
+  /** The PLTE chunk's colours (indexed images), null without one. */
+  palette: Uint8Array | null;
+  /** Whether a tRNS chunk gives a transparent colour or palette entries. */
+  transparency: boolean;
   /** The compressed pixel data, in order (one zlib stream split over the IDAT chunks). */
   imageData: Uint8Array[];
 }
@@ -37,8 +41,14 @@ export function readPngChunks(bytes: Uint8Array): PngLayout | null {
         bitDepth: bytes[data + 8]!,
         colorType: bytes[data + 9]!,
         interlaced: bytes[data + 12] === 1,
+        palette: null,
+        transparency: false,
         imageData: [],
       };
+    } else if (type === 'PLTE') {
+      layout.palette = bytes.subarray(data, data + length);
+    } else if (type === 'tRNS') {
+      layout.transparency = true;
     } else if (type === 'IDAT') {
       layout.imageData.push(bytes.subarray(data, data + length));
     } else if (type === 'IEND') {

@@ -1,0 +1,136 @@
+/**
+ * PNG images embedded by Quire rather than by PDFKit, for the kinds screenshots, logos and
+ * diagrams come in: 8 bits a sample, not interlaced, no tRNS chunk; grey, RGB or indexed, or grey
+ * or RGB with alpha. PDFKit reads PNGs with png-js, which copies the compressed data into a
+ * JavaScript array byte by byte and unfilters in generic code: a 1600×1000 screenshot with
+ * transparency took ~150 ms. The objects written are PDFKit's: without alpha the compressed data
+ * goes in as it is, under the PNG predictor; with alpha the pixels are unfiltered once and split
+ * into the colour and a soft mask. Anything else (16 bits, interlacing, tRNS) is left to PDFKit.
+ *
+ * The image was checked before layout (raster-check.ts): its chunks are whole and its pixel
+ * data inflates to no more than its header declares.
+ */
+import { constants, deflateSync, inflateSync } from 'node:zlib';
+import { declaredPixelDataBytes, readPngChunks, type PngLayout } from '../content/images/png-chunks.js';
+import type { DocumentInternals, PdfRef } from './pdfkit-internals.js';
+
+/** Samples a pixel has, by the colour types embedded here. */
+const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+
+/** The PNG's layout when it is of a kind embedded here; null leaves it to PDFKit. */
+export function ownPngLayout(bytes: Uint8Array): PngLayout | null {
+  const png = readPngChunks(bytes);
+  if (png === null || png.bitDepth !== 8 || png.interlaced || png.transparency || png.width === 0 || png.height === 0) return null;
+  if (CHANNELS[png.colorType] === undefined || (png.colorType === 3) !== (png.palette !== null)) return null;
+  return png;
+}
+
+/** An image PDFKit's `image()` draws as one of its own: it reads `width`, `height`, `label` and `obj`, and calls `embed`. */
+export class OwnPngImage {
+  readonly width: number;
+  readonly height: number;
+  obj: PdfRef | null = null;
+
+  constructor(
+    private readonly png: PngLayout,
+    readonly label: string,
+  ) {
+    this.width = png.width;
+    this.height = png.height;
+  }
+
+  embed(document: DocumentInternals): void {
+    const { png } = this;
+    const alpha = png.colorType === 4 || png.colorType === 6;
+    const colors = png.colorType === 2 || png.colorType === 6 ? 3 : 1;
+    const obj = document.ref({ Type: 'XObject', Subtype: 'Image', BitsPerComponent: 8, Width: png.width, Height: png.height, Filter: 'FlateDecode' });
+    this.obj = obj;
+    if (!alpha) {
+      const params = document.ref({ Predictor: 15, Colors: colors, BitsPerComponent: 8, Columns: png.width });
+      obj.data.DecodeParms = params;
+      params.end();
+    }
+    if (png.palette === null) obj.data.ColorSpace = colors === 3 ? 'DeviceRGB' : 'DeviceGray';
+    else {
+      const palette = document.ref();
+      palette.end(png.palette);
+      obj.data.ColorSpace = ['Indexed', 'DeviceRGB', png.palette.length / 3 - 1, palette];
+    }
+    const compressed = Buffer.concat(png.imageData);
+    if (!alpha) {
+      obj.end(compressed);
+      return;
+    }
+    const { color, mask } = splitAlpha(unfiltered(png, compressed), colors);
+    const softMask = document.ref({ Type: 'XObject', Subtype: 'Image', Height: png.height, Width: png.width, BitsPerComponent: 8, Filter: 'FlateDecode', ColorSpace: 'DeviceGray', Decode: [0, 1] });
+    softMask.end(deflateSync(mask));
+    obj.data.SMask = softMask;
+    obj.end(deflateSync(color));
+  }
+}
+
+/**
+ * The pixels, each scanline's filter undone. The inflated size was checked before layout; the
+ * limit here holds it to that whatever happened since. Missing rows stay transparent black and a
+ * scanline with a filter PNG does not define is taken as unfiltered: a damaged image draws
+ * damaged, never fails the document.
+ */
+function unfiltered(png: PngLayout, compressed: Buffer): Uint8Array {
+  const bpp = CHANNELS[png.colorType]!;
+  const stride = png.width * bpp;
+  const data = inflateSync(compressed, { maxOutputLength: declaredPixelDataBytes(png)!, finishFlush: constants.Z_SYNC_FLUSH });
+  const rows = Math.min(png.height, Math.floor(data.length / (stride + 1)));
+  const out = new Uint8Array(stride * png.height);
+  let from = 0;
+  for (let y = 0; y < rows; y++) {
+    const filter = data[from++];
+    const row = y * stride;
+    const above = row - stride;
+    switch (filter) {
+      case 1:
+        for (let x = 0; x < stride; x++) out[row + x] = data[from + x]! + (x >= bpp ? out[row + x - bpp]! : 0);
+        break;
+      case 2:
+        for (let x = 0; x < stride; x++) out[row + x] = data[from + x]! + (y > 0 ? out[above + x]! : 0);
+        break;
+      case 3:
+        for (let x = 0; x < stride; x++) out[row + x] = data[from + x]! + (((x >= bpp ? out[row + x - bpp]! : 0) + (y > 0 ? out[above + x]! : 0)) >> 1);
+        break;
+      case 4:
+        for (let x = 0; x < stride; x++) {
+          const left = x >= bpp ? out[row + x - bpp]! : 0;
+          const up = y > 0 ? out[above + x]! : 0;
+          const upLeft = x >= bpp && y > 0 ? out[above + x - bpp]! : 0;
+          out[row + x] = data[from + x]! + paeth(left, up, upLeft);
+        }
+        break;
+      default:
+        out.set(data.subarray(from, from + stride), row);
+    }
+    from += stride;
+  }
+  return out;
+}
+
+function paeth(left: number, up: number, upLeft: number): number {
+  const estimate = left + up - upLeft;
+  const toLeft = Math.abs(estimate - left);
+  const toUp = Math.abs(estimate - up);
+  const toUpLeft = Math.abs(estimate - upLeft);
+  if (toLeft <= toUp && toLeft <= toUpLeft) return left;
+  return toUp <= toUpLeft ? up : upLeft;
+}
+
+/** Pixels with alpha as the colour samples and the alpha samples apart (the image and its soft mask). */
+function splitAlpha(pixels: Uint8Array, colors: number): { color: Uint8Array; mask: Uint8Array } {
+  const count = pixels.length / (colors + 1);
+  const color = new Uint8Array(count * colors);
+  const mask = new Uint8Array(count);
+  let from = 0;
+  let to = 0;
+  for (let pixel = 0; pixel < count; pixel++) {
+    for (let channel = 0; channel < colors; channel++) color[to++] = pixels[from++]!;
+    mask[pixel] = pixels[from++]!;
+  }
+  return { color, mask };
+}

@@ -1,0 +1,99 @@
+/**
+ * PNG images as Quire embeds them (engine/paint/png-image.ts): grey, RGB, indexed, grey with
+ * alpha and RGB with alpha, every scanline filter PNG defines (None, Sub, Up, Average, Paeth),
+ * rendered to PDF and read back with poppler's pdfimages: the colour samples and the soft mask
+ * must be the very pixels encoded.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { deflateSync } from 'node:zlib';
+import { render } from '../../engine/index.js';
+import { pdfFile } from '../support/pdf-tools.js';
+import { pngFile, type PngColorType } from '../support/png-file.js';
+
+const WIDTH = 37;
+const HEIGHT = 23;
+const CHANNELS: Record<PngColorType, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+/** Indexed images use this palette of 16 colours. */
+const PALETTE = Buffer.from(Array.from({ length: 48 }, (_, k) => (k * 53 + 17) % 256));
+
+/** Samples that vary in every direction (so every filter predicts something), deterministic. */
+function samples(colorType: PngColorType): Uint8Array {
+  const channels = CHANNELS[colorType];
+  const out = new Uint8Array(WIDTH * HEIGHT * channels);
+  for (let y = 0; y < HEIGHT; y++) {
+    for (let x = 0; x < WIDTH; x++) {
+      for (let c = 0; c < channels; c++) {
+        const value = colorType === 3 ? (x * 3 + y * 5) % 16 : (x * 29 + y * 71 + c * 101 + ((x * y) % 13) * 17) % 256;
+        out[(y * WIDTH + x) * channels + c] = value;
+      }
+    }
+  }
+  return out;
+}
+
+/** The rows filtered with None, Sub, Up, Average and Paeth in turn, then compressed. */
+function encoded(pixels: Uint8Array, bpp: number): Buffer {
+  const stride = WIDTH * bpp;
+  const out = Buffer.alloc((stride + 1) * HEIGHT);
+  const at = (x: number, y: number) => (x < 0 || y < 0 ? 0 : pixels[y * stride + x]!);
+  for (let y = 0; y < HEIGHT; y++) {
+    const filter = y % 5;
+    out[y * (stride + 1)] = filter;
+    for (let x = 0; x < stride; x++) {
+      const [left, up, upLeft] = [at(x - bpp, y), at(x, y - 1), at(x - bpp, y - 1)];
+      const predicted = [0, left, up, (left + up) >> 1, paeth(left, up, upLeft)][filter]!;
+      out[y * (stride + 1) + 1 + x] = (at(x, y) - predicted) & 255;
+    }
+  }
+  return deflateSync(out);
+}
+
+function paeth(left: number, up: number, upLeft: number): number {
+  const estimate = left + up - upLeft;
+  const [a, b, c] = [Math.abs(estimate - left), Math.abs(estimate - up), Math.abs(estimate - upLeft)];
+  return a <= b && a <= c ? left : b <= c ? up : upLeft;
+}
+
+/** The samples of a binary PGM or PPM file written by pdfimages. */
+function netpbm(file: string): { kind: string; data: Uint8Array } {
+  const bytes = readFileSync(file);
+  const header = /^(P[56])\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(bytes.toString('latin1', 0, 64))!;
+  assert.equal(`${header[2]}x${header[3]}`, `${WIDTH}x${HEIGHT}`);
+  return { kind: header[1]!, data: bytes.subarray(header[0].length) };
+}
+
+/** Samples as pdfimages writes them: a PPM (P6) holds grey as three equal samples. */
+function asWritten(kind: string, samples: Uint8Array, perPixel: number): Buffer {
+  return Buffer.from(kind === 'P6' && perPixel === 1 ? [...samples].flatMap((sample) => [sample, sample, sample]) : samples);
+}
+
+/** Channel `from` of `count` in each pixel. */
+function channels(pixels: Uint8Array, count: number, from: number, take: number): Uint8Array {
+  const out: number[] = [];
+  for (let k = 0; k < pixels.length; k += count) for (let c = from; c < from + take; c++) out.push(pixels[k + c]!);
+  return Uint8Array.from(out);
+}
+
+for (const colorType of [0, 2, 3, 4, 6] as const) {
+  test(`a PNG of colour type ${colorType} is drawn with exactly its pixels`, async () => {
+    const pixels = samples(colorType);
+    const png = pngFile(WIDTH, HEIGHT, colorType, encoded(pixels, CHANNELS[colorType]), colorType === 3 ? PALETTE : undefined);
+    const { pdf } = await render(`![picture](data:image/png;base64,${png.toString('base64')})\n`);
+    const folder = mkdtempSync(path.join(tmpdir(), 'quire-png-'));
+    execFileSync('pdfimages', [pdfFile(pdf), path.join(folder, 'image')]);
+    const files = readdirSync(folder).sort().map((file) => netpbm(path.join(folder, file)));
+    const alpha = colorType === 4 || colorType === 6;
+    assert.equal(files.length, alpha ? 2 : 1, 'the image, and its soft mask when it has alpha');
+    const colors = colorType === 2 || colorType === 6 ? 3 : 1;
+    const expected = colorType === 3
+      ? Uint8Array.from([...pixels].flatMap((index) => [...PALETTE.subarray(index * 3, index * 3 + 3)]))
+      : channels(pixels, CHANNELS[colorType], 0, colors);
+    assert.deepEqual(files[0]!.data, asWritten(files[0]!.kind, expected, colorType === 3 ? 3 : colors), 'the colour samples');
+    if (alpha) assert.deepEqual(files[1]!.data, asWritten(files[1]!.kind, channels(pixels, CHANNELS[colorType], colors, 1), 1), 'the soft mask');
+  });
+}
