@@ -78,38 +78,50 @@ export class OwnPngImage {
 function unfiltered(png: PngLayout, compressed: Buffer): Uint8Array {
   const bpp = CHANNELS[png.colorType]!;
   const stride = png.width * bpp;
-  const data = inflateSync(compressed, { maxOutputLength: declaredPixelDataBytes(png)!, finishFlush: constants.Z_SYNC_FLUSH });
+  const declared = declaredPixelDataBytes(png)!;
+  // One output buffer of the declared size: in 16 KB pieces (zlib's default) a screenshot's
+  // pixels were hundreds of buffers, then copied into one.
+  const data = inflateSync(compressed, { chunkSize: Math.max(64, declared), maxOutputLength: declared, finishFlush: constants.Z_SYNC_FLUSH });
   const rows = Math.min(png.height, Math.floor(data.length / (stride + 1)));
   const out = new Uint8Array(stride * png.height);
   let from = 0;
   for (let y = 0; y < rows; y++) {
-    const filter = data[from++];
+    const filter = data[from++]!;
     const row = y * stride;
-    const above = row - stride;
-    switch (filter) {
-      case 1:
-        for (let x = 0; x < stride; x++) out[row + x] = data[from + x]! + (x >= bpp ? out[row + x - bpp]! : 0);
-        break;
-      case 2:
-        for (let x = 0; x < stride; x++) out[row + x] = data[from + x]! + (y > 0 ? out[above + x]! : 0);
-        break;
-      case 3:
-        for (let x = 0; x < stride; x++) out[row + x] = data[from + x]! + (((x >= bpp ? out[row + x - bpp]! : 0) + (y > 0 ? out[above + x]! : 0)) >> 1);
-        break;
-      case 4:
-        for (let x = 0; x < stride; x++) {
-          const left = x >= bpp ? out[row + x - bpp]! : 0;
-          const up = y > 0 ? out[above + x]! : 0;
-          const upLeft = x >= bpp && y > 0 ? out[above + x - bpp]! : 0;
-          out[row + x] = data[from + x]! + paeth(left, up, upLeft);
-        }
-        break;
-      default:
-        out.set(data.subarray(from, from + stride), row);
-    }
+    unfilterRow(filter, data, from, out, row, y > 0 ? row - stride : -1, stride, bpp);
     from += stride;
   }
   return out;
+}
+
+/**
+ * Undoes one scanline's filter into `out` at `row`, from the line above at `above` (-1 on the
+ * first line, where the line above counts as zeros, as do the bytes left of the first pixel).
+ */
+function unfilterRow(filter: number, data: Uint8Array, from: number, out: Uint8Array, row: number, above: number, stride: number, bpp: number): void {
+  const first = Math.min(bpp, stride);
+  if (filter === 1 || (filter === 4 && above < 0)) {
+    // Sub; and Paeth on the first line, where it always predicts the pixel to the left.
+    for (let x = 0; x < first; x++) out[row + x] = data[from + x]!;
+    for (let x = first; x < stride; x++) out[row + x] = data[from + x]! + out[row + x - bpp]!;
+  } else if (filter === 2 && above >= 0) {
+    for (let x = 0; x < stride; x++) out[row + x] = data[from + x]! + out[above + x]!;
+  } else if (filter === 3) {
+    if (above < 0) {
+      for (let x = 0; x < first; x++) out[row + x] = data[from + x]!;
+      for (let x = first; x < stride; x++) out[row + x] = data[from + x]! + (out[row + x - bpp]! >> 1);
+    } else {
+      for (let x = 0; x < first; x++) out[row + x] = data[from + x]! + (out[above + x]! >> 1);
+      for (let x = first; x < stride; x++) out[row + x] = data[from + x]! + ((out[row + x - bpp]! + out[above + x]!) >> 1);
+    }
+  } else if (filter === 4) {
+    // Paeth below the first line: the first pixel's left and upper left are zeros, so it predicts the pixel above.
+    for (let x = 0; x < first; x++) out[row + x] = data[from + x]! + out[above + x]!;
+    for (let x = first; x < stride; x++) out[row + x] = data[from + x]! + paeth(out[row + x - bpp]!, out[above + x]!, out[above + x - bpp]!);
+  } else {
+    // None; Up on the first line; and a filter PNG does not define, taken as None.
+    out.set(data.subarray(from, from + stride), row);
+  }
 }
 
 function paeth(left: number, up: number, upLeft: number): number {
@@ -126,11 +138,18 @@ function splitAlpha(pixels: Uint8Array, colors: number): { color: Uint8Array; ma
   const count = pixels.length / (colors + 1);
   const color = new Uint8Array(count * colors);
   const mask = new Uint8Array(count);
-  let from = 0;
-  let to = 0;
-  for (let pixel = 0; pixel < count; pixel++) {
-    for (let channel = 0; channel < colors; channel++) color[to++] = pixels[from++]!;
-    mask[pixel] = pixels[from++]!;
+  if (colors === 3) {
+    for (let pixel = 0, from = 0, to = 0; pixel < count; pixel++, from += 4, to += 3) {
+      color[to] = pixels[from]!;
+      color[to + 1] = pixels[from + 1]!;
+      color[to + 2] = pixels[from + 2]!;
+      mask[pixel] = pixels[from + 3]!;
+    }
+  } else {
+    for (let pixel = 0, from = 0; pixel < count; pixel++, from += 2) {
+      color[pixel] = pixels[from]!;
+      mask[pixel] = pixels[from + 1]!;
+    }
   }
   return { color, mask };
 }

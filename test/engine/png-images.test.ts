@@ -1,7 +1,7 @@
 /**
  * PNG images as Quire embeds them (engine/paint/png-image.ts): grey, RGB, indexed, grey with
  * alpha and RGB with alpha, every scanline filter PNG defines (None, Sub, Up, Average, Paeth),
- * rendered to PDF and read back with poppler's pdfimages: the colour samples and the soft mask
+ * on the first row as on the others, rendered to PDF and read back with poppler's pdfimages: the colour samples and the soft mask
  * must be the very pixels encoded.
  */
 import assert from 'node:assert/strict';
@@ -36,13 +36,13 @@ function samples(colorType: PngColorType): Uint8Array {
   return out;
 }
 
-/** The rows filtered with None, Sub, Up, Average and Paeth in turn, then compressed. */
-function encoded(pixels: Uint8Array, bpp: number): Buffer {
+/** The rows filtered with None, Sub, Up, Average and Paeth in turn (the first row with the filter `offset` names), then compressed. */
+function encoded(pixels: Uint8Array, bpp: number, offset: number): Buffer {
   const stride = WIDTH * bpp;
   const out = Buffer.alloc((stride + 1) * HEIGHT);
   const at = (x: number, y: number) => (x < 0 || y < 0 ? 0 : pixels[y * stride + x]!);
   for (let y = 0; y < HEIGHT; y++) {
-    const filter = y % 5;
+    const filter = (y + offset) % 5;
     out[y * (stride + 1)] = filter;
     for (let x = 0; x < stride; x++) {
       const [left, up, upLeft] = [at(x - bpp, y), at(x, y - 1), at(x - bpp, y - 1)];
@@ -79,10 +79,13 @@ function channels(pixels: Uint8Array, count: number, from: number, take: number)
   return Uint8Array.from(out);
 }
 
-for (const colorType of [0, 2, 3, 4, 6] as const) {
-  test(`a PNG of colour type ${colorType} is drawn with exactly its pixels`, async () => {
+// Images with alpha are unfiltered by Quire: each filter is also tried on the first row, where the row above counts as zeros.
+const CASES = [0, 2, 3, 4, 6].flatMap((colorType) => (colorType === 4 || colorType === 6 ? [0, 1, 2, 3, 4] : [0]).map((offset) => ({ colorType: colorType as PngColorType, offset })));
+
+for (const { colorType, offset } of CASES) {
+  test(`a PNG of colour type ${colorType} (first row filtered by filter ${offset}) is drawn with exactly its pixels`, async () => {
     const pixels = samples(colorType);
-    const png = pngFile(WIDTH, HEIGHT, colorType, encoded(pixels, CHANNELS[colorType]), colorType === 3 ? PALETTE : undefined);
+    const png = pngFile(WIDTH, HEIGHT, colorType, encoded(pixels, CHANNELS[colorType], offset), colorType === 3 ? PALETTE : undefined);
     const { pdf } = await render(`![picture](data:image/png;base64,${png.toString('base64')})\n`);
     const folder = mkdtempSync(path.join(tmpdir(), 'quire-png-'));
     execFileSync('pdfimages', [pdfFile(pdf), path.join(folder, 'image')]);
