@@ -1,14 +1,17 @@
 /**
  * What a render keeps for the next render of a document being edited (`quire render --watch`,
  * a program rendering as its user types): the top-level blocks it laid out, so an edit lays out
- * only the blocks it changed, and the streams it compressed, so only the pages an edit changed
- * are compressed again. Pass the same cache to each render of the document (`options.cache`);
- * its memory is bounded whatever the documents (see BlockCache and StreamCache).
+ * only the blocks it changed; the streams it compressed, so only the pages an edit changed are
+ * compressed again; and its images with alpha, split into colour and soft mask, so a screenshot
+ * is decoded once. Pass the same cache to each render of the document (`options.cache`); its
+ * memory is bounded whatever the documents (see BlockCache, StreamCache and SplitImageCache).
  */
 import { BlockCache } from './layout/blocks/block-cache.js';
+import { SplitImageCache } from './paint/png-image.js';
 import { StreamCache } from './paint/stream-cache.js';
 
 export class RenderCache {
   readonly blocks = new BlockCache();
   readonly streams = new StreamCache();
+  readonly splitImages = new SplitImageCache();
 }

@@ -3,7 +3,7 @@ import { throwIfAborted } from '../errors.js';
 import type { FrameItem, LaidOutDocument, PathItem } from '../layout/frame.js';
 import { fontLibrary } from '../text/font-library.js';
 import { beginText, END_TEXT, glyphRunOps, type TextState } from './glyph-run.js';
-import { OwnPngImage, ownPngLayout } from './png-image.js';
+import { OwnPngImage, ownPngLayout, type SplitImageCache } from './png-image.js';
 import { writeOutline } from './outline.js';
 import { collectBytes, escapeMetadataXml, internals, sortNameTreesByBytes, type DocumentInternals, type EmbeddedFontInternals, type PdfRef } from './pdfkit-internals.js';
 import { hexTextString, textString, type PdfOperand } from './pdf-values.js';
@@ -18,6 +18,8 @@ export interface PaintSettings {
   signal: AbortSignal | undefined;
   /** Streams compressed for earlier renders (a document rendered again as it is edited). */
   streams?: StreamCache;
+  /** Images with alpha split for earlier renders. */
+  splitImages?: SplitImageCache;
 }
 
 const PRODUCER = 'Quire';
@@ -63,7 +65,7 @@ export async function paintDocument(laid: LaidOutDocument, settings: PaintSettin
   });
 
   const structure = laid.structure ? new StructureWriter(pdf, laid.structure) : null;
-  const painter = new ItemPainter(doc, pdf, structure);
+  const painter = new ItemPainter(doc, pdf, structure, settings.splitImages);
   for (const page of laid.pages) {
     throwIfAborted(settings.signal);
     doc.addPage({ size: [page.width, page.height], margin: 0 });
@@ -104,6 +106,7 @@ class ItemPainter {
     private readonly doc: PDFKit.PDFDocument,
     private readonly pdf: DocumentInternals,
     private readonly structure: StructureWriter | null,
+    private readonly splitImages: SplitImageCache | undefined,
   ) {}
 
   background(color: readonly [number, number, number], width: number, height: number): void {
@@ -277,7 +280,7 @@ class ItemPainter {
     let image = this.images.get(id);
     if (!image) {
       const png = ownPngLayout(bytes);
-      image = png ? new OwnPngImage(png, `I${++this.pdf._imageCount}`) : this.pdf.openImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      image = png ? new OwnPngImage(png, `I${++this.pdf._imageCount}`, this.splitImages) : this.pdf.openImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       this.images.set(id, image);
     }
     return image;

@@ -12,7 +12,41 @@
  */
 import { constants, deflateSync, inflateSync } from 'node:zlib';
 import { declaredPixelDataBytes, readPngChunks, type PngLayout } from '../content/images/png-chunks.js';
+import { createHash } from '../hash.js';
+import { RecentlyUsed } from '../recently-used.js';
 import type { DocumentInternals, PdfRef } from './pdfkit-internals.js';
+
+/** An image with alpha as it is written: its colour and its soft mask, each compressed. */
+interface SplitImage {
+  color: Buffer;
+  mask: Buffer;
+}
+
+/**
+ * Images with alpha split and compressed by earlier renders, by the PNG's bytes: a document
+ * rendered again as it is edited (a RenderCache) decodes a screenshot once, not at every render.
+ */
+export class SplitImageCache {
+  private readonly images = new RecentlyUsed<string, SplitImage>(MOST_SPLIT_IMAGE_BYTES, (image) => image.color.byteLength + image.mask.byteLength);
+  /** Images taken from the cache, and split anew, over the renders so far. */
+  readonly counts = { reused: 0, split: 0 };
+
+  split(png: PngLayout, make: () => SplitImage): SplitImage {
+    const hash = createHash('sha256');
+    for (const part of png.imageData) hash.update(part);
+    const key = `${png.width}x${png.height} ${png.colorType} ${hash.digest('base64')}`;
+    let image = this.images.get(key);
+    if (image === undefined) {
+      image = make();
+      this.images.set(key, image);
+      this.counts.split += 1;
+    } else this.counts.reused += 1;
+    return image;
+  }
+}
+
+/** What the compressed colours and masks kept weigh at most. */
+const MOST_SPLIT_IMAGE_BYTES = 32 * 1024 * 1024;
 
 /** Samples a pixel has, by the colour types embedded here. */
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
@@ -34,6 +68,7 @@ export class OwnPngImage {
   constructor(
     private readonly png: PngLayout,
     readonly label: string,
+    private readonly cache: SplitImageCache | undefined,
   ) {
     this.width = png.width;
     this.height = png.height;
@@ -61,11 +96,15 @@ export class OwnPngImage {
       obj.end(compressed);
       return;
     }
-    const { color, mask } = splitAlpha(unfiltered(png, compressed), colors);
+    const split = () => {
+      const { color, mask } = splitAlpha(unfiltered(png, compressed), colors);
+      return { color: deflateSync(color), mask: deflateSync(mask) };
+    };
+    const { color, mask } = this.cache ? this.cache.split(png, split) : split();
     const softMask = document.ref({ Type: 'XObject', Subtype: 'Image', Height: png.height, Width: png.width, BitsPerComponent: 8, Filter: 'FlateDecode', ColorSpace: 'DeviceGray', Decode: [0, 1] });
-    softMask.end(deflateSync(mask));
+    softMask.end(mask);
     obj.data.SMask = softMask;
-    obj.end(deflateSync(color));
+    obj.end(color);
   }
 }
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { deflateSync } from 'node:zlib';
-import { render } from '../../engine/index.js';
+import { render, RenderCache } from '../../engine/index.js';
 import { pdfFile } from '../support/pdf-tools.js';
 import { pngFile, type PngColorType } from '../support/png-file.js';
 
@@ -100,3 +100,15 @@ for (const { colorType, offset } of CASES) {
     if (alpha) assert.deepEqual(files[1]!.data, asWritten(files[1]!.kind, channels(pixels, CHANNELS[colorType], colors, 1), 1), 'the soft mask');
   });
 }
+
+test('an image with alpha is split once across renders that share a RenderCache, into the same PDF a fresh render writes', async () => {
+  const pixels = samples(6);
+  const png = pngFile(WIDTH, HEIGHT, 6, encoded(pixels, 4, 0));
+  const markdown = (words: string) => `${words}\n\n![picture](data:image/png;base64,${png.toString('base64')})\n`;
+  const cache = new RenderCache();
+  await render(markdown('First.'), { cache });
+  const edited = await render(markdown('Second, edited.'), { cache });
+  assert.deepEqual(cache.splitImages.counts, { reused: 1, split: 1 });
+  const fresh = await render(markdown('Second, edited.'));
+  assert.equal(Buffer.compare(Buffer.from(edited.pdf), Buffer.from(fresh.pdf)), 0);
+});
