@@ -1,11 +1,12 @@
 /**
  * PNG images embedded by Quire rather than by PDFKit, for the kinds screenshots, logos and
- * diagrams come in: 8 bits a sample, not interlaced, no tRNS chunk; grey, RGB or indexed, or grey
- * or RGB with alpha. PDFKit reads PNGs with png-js, which copies the compressed data into a
- * JavaScript array byte by byte and unfilters in generic code: a 1600×1000 screenshot with
- * transparency took ~150 ms. The objects written are PDFKit's: without alpha the compressed data
- * goes in as it is, under the PNG predictor; with alpha the pixels are unfiltered once and split
- * into the colour and a soft mask. Anything else (16 bits, interlacing, tRNS) is left to PDFKit.
+ * diagrams come in (all but interlaced ones and grey or RGB with a transparent colour): PDFKit
+ * reads PNGs with png-js, which copies the compressed data into a JavaScript array byte by byte
+ * and unfilters in generic code — a 1600×1000 screenshot with transparency took ~150 ms. The
+ * objects written are PDFKit's. Without alpha the compressed data goes in as it is, under the
+ * PNG predictor, at any bit depth. With alpha (8 bits a sample) the pixels are unfiltered once
+ * and split into the colour and a soft mask; an indexed image with a tRNS chunk keeps its data
+ * and gets a soft mask from its palette entries' alpha.
  *
  * The image was checked before layout (raster-check.ts): its chunks are whole and its pixel
  * data inflates to no more than its header declares.
@@ -54,9 +55,16 @@ const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 /** The PNG's layout when it is of a kind embedded here; null leaves it to PDFKit. */
 export function ownPngLayout(bytes: Uint8Array): PngLayout | null {
   const png = readPngChunks(bytes);
-  if (png === null || png.bitDepth !== 8 || png.interlaced || png.transparency || png.width === 0 || png.height === 0) return null;
+  if (png === null || png.interlaced || png.width === 0 || png.height === 0) return null;
   if (CHANNELS[png.colorType] === undefined || (png.colorType === 3) !== (png.palette !== null)) return null;
+  // Samples are unfiltered here only at 8 bits: for alpha, and for an indexed image's transparent entries.
+  const unfilteredHere = hasAlpha(png) || png.transparency !== null;
+  if (unfilteredHere && (png.bitDepth !== 8 || (png.transparency !== null && png.colorType !== 3))) return null;
   return png;
+}
+
+function hasAlpha(png: PngLayout): boolean {
+  return png.colorType === 4 || png.colorType === 6;
 }
 
 /** An image PDFKit's `image()` draws as one of its own: it reads `width`, `height`, `label` and `obj`, and calls `embed`. */
@@ -76,12 +84,12 @@ export class OwnPngImage {
 
   embed(document: DocumentInternals): void {
     const { png } = this;
-    const alpha = png.colorType === 4 || png.colorType === 6;
+    const alpha = hasAlpha(png);
     const colors = png.colorType === 2 || png.colorType === 6 ? 3 : 1;
-    const obj = document.ref({ Type: 'XObject', Subtype: 'Image', BitsPerComponent: 8, Width: png.width, Height: png.height, Filter: 'FlateDecode' });
+    const obj = document.ref({ Type: 'XObject', Subtype: 'Image', BitsPerComponent: alpha ? 8 : png.bitDepth, Width: png.width, Height: png.height, Filter: 'FlateDecode' });
     this.obj = obj;
     if (!alpha) {
-      const params = document.ref({ Predictor: 15, Colors: colors, BitsPerComponent: 8, Columns: png.width });
+      const params = document.ref({ Predictor: 15, Colors: colors, BitsPerComponent: png.bitDepth, Columns: png.width });
       obj.data.DecodeParms = params;
       params.end();
     }
@@ -92,12 +100,15 @@ export class OwnPngImage {
       obj.data.ColorSpace = ['Indexed', 'DeviceRGB', png.palette.length / 3 - 1, palette];
     }
     const compressed = Buffer.concat(png.imageData);
-    if (!alpha) {
+    const transparency = png.transparency;
+    if (!alpha && transparency === null) {
       obj.end(compressed);
       return;
     }
-    const split = () => {
-      const { color, mask } = splitAlpha(unfiltered(png, compressed), colors);
+    const split = (): SplitImage => {
+      const pixels = unfiltered(png, compressed);
+      if (transparency !== null) return { color: compressed, mask: deflateSync(pixels.map((entry) => transparency[entry] ?? 255)) };
+      const { color, mask } = splitAlpha(pixels, colors);
       return { color: deflateSync(color), mask: deflateSync(mask) };
     };
     const { color, mask } = this.cache ? this.cache.split(png, split) : split();

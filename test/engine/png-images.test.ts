@@ -59,12 +59,28 @@ function paeth(left: number, up: number, upLeft: number): number {
   return a <= b && a <= c ? left : b <= c ? up : upLeft;
 }
 
-/** The samples of a binary PGM or PPM file written by pdfimages. */
+/** The images of a document showing `png`, as pdfimages writes them: the image, then its soft mask. */
+async function imagesOf(png: Buffer): Promise<Array<{ kind: string; data: Uint8Array }>> {
+  const { pdf } = await render(`![picture](data:image/png;base64,${png.toString('base64')})\n`);
+  const folder = mkdtempSync(path.join(tmpdir(), 'quire-png-'));
+  execFileSync('pdfimages', [pdfFile(pdf), path.join(folder, 'image')]);
+  return readdirSync(folder).sort().map((file) => netpbm(path.join(folder, file)));
+}
+
+/** The samples of a binary PBM, PGM or PPM file written by pdfimages (a PBM's bits as grey: 1 black, 0 white). */
 function netpbm(file: string): { kind: string; data: Uint8Array } {
   const bytes = readFileSync(file);
-  const header = /^(P[56])\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(bytes.toString('latin1', 0, 64))!;
-  assert.equal(`${header[2]}x${header[3]}`, `${WIDTH}x${HEIGHT}`);
-  return { kind: header[1]!, data: bytes.subarray(header[0].length) };
+  const header = /^(?:(P4)\s+(\d+)\s+(\d+)|(P[56])\s+(\d+)\s+(\d+)\s+\d+)\s/.exec(bytes.toString('latin1', 0, 64))!;
+  const [width, height] = [Number(header[2] ?? header[5]), Number(header[3] ?? header[6])];
+  assert.equal(`${width}x${height}`, `${WIDTH}x${HEIGHT}`);
+  const data = bytes.subarray(header[0].length);
+  if (header[1] !== 'P4') return { kind: header[4]!, data };
+  const rowBytes = Math.ceil(width / 8);
+  const grey = Uint8Array.from({ length: width * height }, (_, k) => {
+    const [x, y] = [k % width, Math.floor(k / width)];
+    return (data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 0 : 255;
+  });
+  return { kind: 'P5', data: Buffer.from(grey) };
 }
 
 /** Samples as pdfimages writes them: a PPM (P6) holds grey as three equal samples. */
@@ -85,11 +101,8 @@ const CASES = [0, 2, 3, 4, 6].flatMap((colorType) => (colorType === 4 || colorTy
 for (const { colorType, offset } of CASES) {
   test(`a PNG of colour type ${colorType} (first row filtered by filter ${offset}) is drawn with exactly its pixels`, async () => {
     const pixels = samples(colorType);
-    const png = pngFile(WIDTH, HEIGHT, colorType, encoded(pixels, CHANNELS[colorType], offset), colorType === 3 ? PALETTE : undefined);
-    const { pdf } = await render(`![picture](data:image/png;base64,${png.toString('base64')})\n`);
-    const folder = mkdtempSync(path.join(tmpdir(), 'quire-png-'));
-    execFileSync('pdfimages', [pdfFile(pdf), path.join(folder, 'image')]);
-    const files = readdirSync(folder).sort().map((file) => netpbm(path.join(folder, file)));
+    const png = pngFile(WIDTH, HEIGHT, colorType, encoded(pixels, CHANNELS[colorType], offset), colorType === 3 ? { palette: PALETTE } : {});
+    const files = await imagesOf(png);
     const alpha = colorType === 4 || colorType === 6;
     assert.equal(files.length, alpha ? 2 : 1, 'the image, and its soft mask when it has alpha');
     const colors = colorType === 2 || colorType === 6 ? 3 : 1;
@@ -100,6 +113,36 @@ for (const { colorType, offset } of CASES) {
     if (alpha) assert.deepEqual(files[1]!.data, asWritten(files[1]!.kind, channels(pixels, CHANNELS[colorType], colors, 1), 1), 'the soft mask');
   });
 }
+
+test('an indexed PNG with transparent palette entries is drawn with its colours and a soft mask of their alpha', async () => {
+  const pixels = samples(3);
+  // Alpha for the first 10 of the 16 entries; the others are opaque.
+  const alphas = Buffer.from(Array.from({ length: 10 }, (_, entry) => entry * 25));
+  const png = pngFile(WIDTH, HEIGHT, 3, encoded(pixels, 1, 2), { palette: PALETTE, transparency: alphas });
+  const files = await imagesOf(png);
+  assert.equal(files.length, 2);
+  assert.deepEqual(files[0]!.data, Buffer.from([...pixels].flatMap((index) => [...PALETTE.subarray(index * 3, index * 3 + 3)])));
+  assert.deepEqual(files[1]!.data, asWritten(files[1]!.kind, pixels.map((index) => alphas[index] ?? 255), 1));
+});
+
+test('PNGs of fewer than 8 bits a sample (grey and indexed, 1, 2 and 4 bits) are drawn with exactly their pixels', async () => {
+  for (const [colorType, bitDepth] of [[0, 1], [0, 2], [0, 4], [3, 2], [3, 4]] as const) {
+    const levels = 2 ** bitDepth;
+    const values = Uint8Array.from({ length: WIDTH * HEIGHT }, (_, k) => ((k % WIDTH) * 7 + Math.floor(k / WIDTH) * 3) % levels);
+    const packed = Buffer.concat(Array.from({ length: HEIGHT }, (_, y) => {
+      const row = Buffer.alloc(1 + Math.ceil((WIDTH * bitDepth) / 8));
+      for (let x = 0; x < WIDTH; x++) row[1 + Math.floor((x * bitDepth) / 8)]! |= values[y * WIDTH + x]! << (8 - bitDepth - ((x * bitDepth) % 8));
+      return row;
+    }));
+    const png = pngFile(WIDTH, HEIGHT, colorType, deflateSync(packed), { bitDepth, ...(colorType === 3 && { palette: PALETTE.subarray(0, levels * 3) }) });
+    const files = await imagesOf(png);
+    assert.equal(files.length, 1, `${colorType}/${bitDepth}`);
+    const expected = colorType === 3
+      ? [...values].flatMap((index) => [...PALETTE.subarray(index * 3, index * 3 + 3)])
+      : [...values].map((value) => (value * 255) / (levels - 1));
+    assert.deepEqual(files[0]!.data, asWritten(files[0]!.kind, Uint8Array.from(expected), colorType === 3 ? 3 : 1), `colour type ${colorType}, ${bitDepth} bits`);
+  }
+});
 
 test('an image with alpha is split once across renders that share a RenderCache, into the same PDF a fresh render writes', async () => {
   const pixels = samples(6);

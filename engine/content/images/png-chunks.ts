@@ -12,8 +12,8 @@ export interface PngLayout {
   interlaced: boolean;
   /** The PLTE chunk's colours (indexed images), null without one. */
   palette: Uint8Array | null;
-  /** Whether a tRNS chunk gives a transparent colour or palette entries. */
-  transparency: boolean;
+  /** The tRNS chunk's data (a transparent colour, or the palette entries' alpha), null without one. */
+  transparency: Uint8Array | null;
   /** The compressed pixel data, in order (one zlib stream split over the IDAT chunks). */
   imageData: Uint8Array[];
 }
@@ -42,13 +42,13 @@ export function readPngChunks(bytes: Uint8Array): PngLayout | null {
         colorType: bytes[data + 9]!,
         interlaced: bytes[data + 12] === 1,
         palette: null,
-        transparency: false,
+        transparency: null,
         imageData: [],
       };
     } else if (type === 'PLTE') {
       layout.palette = bytes.subarray(data, data + length);
     } else if (type === 'tRNS') {
-      layout.transparency = true;
+      layout.transparency = bytes.subarray(data, data + length);
     } else if (type === 'IDAT') {
       layout.imageData.push(bytes.subarray(data, data + length));
     } else if (type === 'IEND') {
