@@ -1,6 +1,7 @@
 /**
  * PNG images embedded by Quire rather than by PDFKit, for the kinds screenshots, logos and
- * diagrams come in (all but interlaced ones and grey or RGB with a transparent colour): PDFKit
+ * diagrams come in (all but interlaced ones, 16-bit ones with alpha, and those with a
+ * transparent colour or below 8 bits with transparent palette entries): PDFKit
  * reads PNGs with png-js, which copies the compressed data into a JavaScript array byte by byte
  * and unfilters in generic code — a 1600×1000 screenshot with transparency took ~150 ms. The
  * objects written are PDFKit's. Without alpha the compressed data goes in as it is, under the
@@ -9,7 +10,9 @@
  * and gets a soft mask from its palette entries' alpha.
  *
  * The image was checked before layout (raster-check.ts): its chunks are whole and its pixel
- * data inflates to no more than its header declares.
+ * data inflates to no more than its header declares. That check inflates the data too, counting
+ * and dropping it: an image with alpha is inflated twice per render (once per session with a
+ * RenderCache), the price of not holding every image's pixels from the check to painting.
  */
 import { constants, deflateSync, inflateSync } from 'node:zlib';
 import { declaredPixelDataBytes, readPngChunks, type PngLayout } from '../content/images/png-chunks.js';
@@ -58,8 +61,8 @@ export function ownPngLayout(bytes: Uint8Array): PngLayout | null {
   if (png === null || png.interlaced || png.width === 0 || png.height === 0) return null;
   if (CHANNELS[png.colorType] === undefined || (png.colorType === 3) !== (png.palette !== null)) return null;
   // Samples are unfiltered here only at 8 bits: for alpha, and for an indexed image's transparent entries.
-  const unfilteredHere = hasAlpha(png) || png.transparency !== null;
-  if (unfilteredHere && (png.bitDepth !== 8 || (png.transparency !== null && png.colorType !== 3))) return null;
+  if (hasAlpha(png) && png.bitDepth !== 8) return null;
+  if (png.transparency !== null && (png.colorType !== 3 || png.bitDepth !== 8)) return null;
   return png;
 }
 
