@@ -166,8 +166,21 @@ function shortcodeNames() {
 const SOURCE_PATCHES = [
   // harfbuzzjs starts its WebAssembly with a top-level await, which a CommonJS script cannot hold:
   // in the bundle the start is exported as `ready` instead, which engine/text/harfbuzz.ts awaits
-  // before it shapes.
-  { file: /node_modules[\\/]harfbuzzjs[\\/]dist[\\/]index\.mjs$/, from: 'init(await createHarfBuzz());', to: 'export const ready = createHarfBuzz().then(init);' },
+  // before it shapes. And it starts synchronously: Emscripten's own start reads the file and
+  // instantiates asynchronously, and the tasks that finish it wait behind whatever the main thread
+  // runs meanwhile (the Pandoc manual's 0.25 s parse) and behind V8's one helper thread — 60 ms
+  // of a cold render spent idle. Compiling is lazy (about 1 ms) and instantiating takes ~4 ms.
+  {
+    file: /node_modules[\\/]harfbuzzjs[\\/]dist[\\/]index\.mjs$/,
+    from: 'init(await createHarfBuzz());',
+    to: [
+      'export const ready = createHarfBuzz({ instantiateWasm(imports, done) {',
+      "  const module = new WebAssembly.Module(process.getBuiltinModule('fs').readFileSync(new URL('harfbuzz.wasm', import.meta.url)));",
+      '  done(new WebAssembly.Instance(module, imports), module);',
+      '  return {};',
+      '} }).then(init);',
+    ].join('\n'),
+  },
   // Its Emscripten glue imports `module` with `await import()`, which would become a `require` of
   // its own local variable of that name; it takes the built-in directly.
   { file: /node_modules[\\/]harfbuzzjs[\\/]dist[\\/]harfbuzz\.js$/, from: 'await import("module")', to: 'process.getBuiltinModule("module")' },

@@ -6,8 +6,9 @@ import * as hb from 'harfbuzzjs';
  * One buffer is reused for every call (shaping is synchronous).
  *
  * The package as published starts its WebAssembly while it is imported (a top-level await); the
- * CommonJS bundle of the CLI cannot wait there, so it exports the start as `ready` instead
- * (scripts/bundle.mjs). Nothing here touches HarfBuzz before `harfBuzzReady` has settled.
+ * CommonJS bundle of the CLI cannot wait there, so it exports the start as `ready` instead, made
+ * synchronous so that it never waits behind the main thread's work (scripts/bundle.mjs). Nothing
+ * here touches HarfBuzz before `harfBuzzReady` has settled.
  */
 export const harfBuzzReady: Promise<void> = Promise.resolve((hb as { ready?: Promise<void> }).ready);
 
