@@ -50,7 +50,7 @@ export async function renderFiles(files: readonly MarkdownFile[], options: Rende
 }
 
 async function renderSources(sources: readonly Source[], options: RenderOptions): Promise<RenderResult> {
-  const { document, laidOut, clock } = await layOutSources(sources, options, options.cache?.blocks);
+  const { document, laidOut, clock } = await layOutSources(sources, options, options.cache);
   const pdf = await paintDocument(laidOut, { signal: options.limits?.signal, ...(options.cache && { streams: options.cache.streams, splitImages: options.cache.splitImages }) });
   clock.mark('serialize');
 

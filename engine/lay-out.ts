@@ -10,6 +10,7 @@ import { parseMarkdown } from './parse/markdown.js';
 import { buildDocument } from './document/build.js';
 import type { QuireDocument } from './document/types.js';
 import type { BlockCache } from './layout/blocks/block-cache.js';
+import type { CodeBlockCache } from './document/code-block-cache.js';
 import { layoutDocument } from './layout/document.js';
 import type { LaidOutDocument } from './layout/frame.js';
 import { PhaseClock } from './phase-clock.js';
@@ -29,8 +30,15 @@ export interface LaidOut {
   clock: PhaseClock;
 }
 
-/** `blockCache`: top-level blocks laid out before (a preview's, an earlier render's), reused where they are the same. */
-export async function layOutSources(sources: readonly Source[], options: RenderOptions, blockCache?: BlockCache): Promise<LaidOut> {
+/** What an earlier render (a preview's, a document's being edited) made, reused where it is the same. */
+export interface LayoutCaches {
+  /** Top-level blocks laid out. */
+  blocks?: BlockCache;
+  /** Fenced blocks drawn or highlighted. */
+  codeBlocks?: CodeBlockCache;
+}
+
+export async function layOutSources(sources: readonly Source[], options: RenderOptions, caches: LayoutCaches = {}): Promise<LaidOut> {
   const clock = new PhaseClock();
   const features = resolveFeatures(options.features);
   const language = options.language === undefined ? undefined : validateLanguage(options.language);
@@ -40,7 +48,6 @@ export async function layOutSources(sources: readonly Source[], options: RenderO
   if (sources.every((source) => source.markdown.length === 0)) throw new EmptyDocumentError();
 
   await loadYamlFor(sources.map((source) => source.markdown));
-  // Parsing needs no HarfBuzz, so in a fresh process it runs while HarfBuzz's WebAssembly compiles.
   const parts = sources.map((source) => ({ source: parseMarkdown(source.markdown, features, bounds), loader: source.loader, path: source.path }));
   await harfBuzzReady;
   clock.mark('setup');
@@ -55,9 +62,10 @@ export async function layOutSources(sources: readonly Source[], options: RenderO
     resourceBytes: options.limits?.resourceBytes ?? Number.POSITIVE_INFINITY,
     metadata: options.metadata ?? {},
     design,
+    ...(caches.codeBlocks && { codeBlocks: caches.codeBlocks }),
   });
   throwIfAborted(signal);
-  const laidOut = layoutDocument(document, { maxPages: options.limits?.maxPages, signal, ...(blockCache && { blockCache }) });
+  const laidOut = layoutDocument(document, { maxPages: options.limits?.maxPages, signal, ...(caches.blocks && { blockCache: caches.blocks }) });
   clock.mark('render');
 
   return { document, laidOut, clock };

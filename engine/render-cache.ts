@@ -1,17 +1,20 @@
 /**
  * What a render keeps for the next render of a document being edited (`quire render --watch`,
  * a program rendering as its user types): the top-level blocks it laid out, so an edit lays out
- * only the blocks it changed; the streams it compressed, so only the pages an edit changed are
+ * only the blocks it changed; its diagrams and highlighted code, so they are not made again; the streams it compressed, so only the pages an edit changed are
  * compressed again; and its images with alpha, split into colour and soft mask, so a screenshot
  * is decoded once. Pass the same cache to each render of the document (`options.cache`); its
- * memory is bounded whatever the documents (see BlockCache, StreamCache and SplitImageCache).
+ * memory is bounded whatever the documents (see BlockCache, CodeBlockCache, StreamCache and
+ * SplitImageCache).
  */
+import { CodeBlockCache } from './document/code-block-cache.js';
 import { BlockCache } from './layout/blocks/block-cache.js';
 import { SplitImageCache } from './paint/png-image.js';
 import { StreamCache } from './paint/stream-cache.js';
 
 export class RenderCache {
   readonly blocks = new BlockCache();
+  readonly codeBlocks = new CodeBlockCache();
   readonly streams = new StreamCache();
   readonly splitImages = new SplitImageCache();
 }

@@ -56,6 +56,13 @@ export type DrawingItem =
     }
   | { kind: 'image'; image: RasterImage; x: number; y: number; width: number; height: number; transform: Matrix };
 
+/** What a drawing holds, about, in characters of path data: the measure caches of drawings bound. */
+export function drawingWeight(drawing: Drawing): number {
+  let weight = 0;
+  for (const item of drawing.items) weight += item.kind === 'path' ? item.d.length + 64 : item.kind === 'image' ? item.image.bytes.length : 128;
+  return weight;
+}
+
 /** The product of two transforms: apply `inner` first, then `outer`. */
 export function multiply(outer: Matrix, inner: Matrix): Matrix {
   const [a, b, c, d, e, f] = outer;

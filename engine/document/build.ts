@@ -20,6 +20,7 @@ import { DecodedPixelBudget } from '../content/images/decoded-pixels.js';
 import { replaceShortcodes } from '../content/emoji/index.js';
 import { pushAll } from '../push-all.js';
 import { NO_MARKS, type Align, type Block, type FootnoteDefinition, type HeadingLevel, type Inline, type QuireDocument, type TocEntry } from './types.js';
+import type { CodeBlockCache } from './code-block-cache.js';
 
 export interface BuildSettings {
   features: Features;
@@ -31,6 +32,8 @@ export interface BuildSettings {
   metadata: DocumentMetadata;
   /** Front matter keys from the caller (`design` option, `--set`); the document's own override them. */
   design: FrontMatter;
+  /** Fenced blocks an earlier render made, reused where they are the same. */
+  codeBlocks?: CodeBlockCache;
 }
 
 /** One Markdown file of a document, with where its images load from. */
@@ -86,6 +89,7 @@ export async function buildDocument(parts: readonly DocumentPart[], settings: Bu
       links: new LinkResolver(targets, warn, byPath),
       resources: { loadImage: (url) => resources.loadImage(url, part.loader, warn) },
       contentOptions,
+      codeBlocks: settings.codeBlocks,
       warn,
     };
     return new BlockBuilder(context, headingIds);
@@ -234,7 +238,7 @@ class BlockBuilder {
         return [{ kind: 'list', ordered: node.ordered ?? false, start: node.start ?? 1, tight: !node.spread && node.children.every((item) => !item.spread), items }];
       }
       case 'code':
-        return [warnIfNotDrawn(await codeBlock(node.value, node.lang ?? null, this.context.features, this.context.contentOptions), node.value, this.context.warn)];
+        return [warnIfNotDrawn(await codeBlock(node.value, node.lang ?? null, this.context.features, this.context.contentOptions, this.context.codeBlocks), node.value, this.context.warn)];
       case 'math':
         return [this.context.features.math
           ? warnIfNotDrawn(await displayMath(node.value, this.context.contentOptions), node.value, this.context.warn)

@@ -5,13 +5,20 @@ import { highlightCode } from '../content/highlight/index.js';
 import type { ContentOptions, ContentResult } from '../content/result.js';
 import type { Features } from '../options.js';
 import { emojiDrawing, splitEmoji } from '../content/emoji/index.js';
+import { codeBlockKey, type CodeBlockCache } from './code-block-cache.js';
 import type { Block, HighlightedLine, Inline, Marks } from './types.js';
 
 /**
  * A fenced block: a diagram, a formula or a barcode when its switch is on and it can be drawn;
- * otherwise code (highlighted when asked), with a short note saying why a drawing failed.
+ * otherwise code (highlighted when asked), with a short note saying why a drawing failed. With a
+ * cache, a block made before from the same source and settings is taken from it.
  */
-export async function codeBlock(text: string, language: string | null, features: Features, options: ContentOptions): Promise<Block> {
+export async function codeBlock(text: string, language: string | null, features: Features, options: ContentOptions, cache?: CodeBlockCache): Promise<Block> {
+  const make = () => madeCodeBlock(text, language, features, options);
+  return cache ? cache.block(codeBlockKey(text, language, features, options.theme), make) : make();
+}
+
+async function madeCodeBlock(text: string, language: string | null, features: Features, options: ContentOptions): Promise<Block> {
   const lang = language?.toLowerCase() ?? null;
   if (lang === 'mermaid' && features.mermaid) {
     return drawnOrCode(await renderMermaid(text, options), text, lang, 'Figure', features.mermaid_appendix, 'Diagram not drawn');

@@ -4,6 +4,7 @@ import type { Features } from '../options.js';
 import type { ImageResource } from '../resources/image.js';
 import type { ContentOptions } from '../content/result.js';
 import type { Link } from './types.js';
+import type { CodeBlockCache } from './code-block-cache.js';
 
 /** What building one document shares across its blocks. */
 export interface BuildContext {
@@ -14,6 +15,8 @@ export interface BuildContext {
   /** Loads an image of this file (relative paths from its folder). */
   resources: { loadImage(url: string): Promise<ImageResource | null> };
   contentOptions: ContentOptions;
+  /** Fenced blocks an earlier render made (see CodeBlockCache). */
+  codeBlocks: CodeBlockCache | undefined;
   warn(message: string): void;
 }
 

@@ -11,6 +11,7 @@
 import { throwIfAborted } from '../errors.js';
 import { loadResvg } from '../content/images/resvg.js';
 import { layOutSources } from '../lay-out.js';
+import { CodeBlockCache } from '../document/code-block-cache.js';
 import { BlockCache } from '../layout/blocks/block-cache.js';
 import type { RenderOptions } from '../options.js';
 import type { PhaseTimings } from '../phase-clock.js';
@@ -61,6 +62,8 @@ export interface PreviewResult {
 const DEFAULT_PIXELS_PER_POINT = 1.5;
 /** Laid-out blocks of the documents previewed in this process, so an edit lays out only what changed. */
 const blocks = new BlockCache();
+/** Their fenced blocks: a diagram is drawn once, not at every keystroke. */
+const codeBlocks = new CodeBlockCache();
 /**
  * What the pages drawn lately ink, by hash: a page changed from one of them draws only the band
  * that differs. Bounded by items, not pages — a page of tiny runs may hold thousands — at about
@@ -72,7 +75,7 @@ const drawnInk = new RecentlyUsed<string, PageInk>(MOST_INK_ITEMS, (ink) => ink.
 export async function renderPreview(markdown: string, options: PreviewOptions = {}): Promise<PreviewResult> {
   // Untagged: the structure tree draws nothing, and untagged layouts may reuse the blocks an earlier preview laid out.
   const untagged = { ...options, features: { ...options.features, tagged: false } };
-  const { document, laidOut, clock } = await layOutSources([{ markdown, path: null, loader: options.loader ?? noLoader }], untagged, blocks);
+  const { document, laidOut, clock } = await layOutSources([{ markdown, path: null, loader: options.loader ?? noLoader }], untagged, { blocks, codeBlocks });
   const known = new Set(options.knownPages ?? []);
   const zoom = options.pixelsPerPoint ?? DEFAULT_PIXELS_PER_POINT;
   const { Resvg } = await loadResvg();

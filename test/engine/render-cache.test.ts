@@ -55,6 +55,29 @@ describe('render cache', () => {
     await qpdfCheck((await render(fixture('kitchen-sink.md'), { cache, resources: 'lenient', design: { columns: 2 } })).pdf);
   });
 
+  it('should draw diagrams and highlight code once while a document is edited, and try a failed drawing again', async () => {
+    const fence = (language: string, ...lines: string[]) => ['```' + language, ...lines, '```'].join('\n');
+    const source = [
+      '# Diagrams',
+      'A paragraph about them.',
+      fence('mermaid', 'flowchart LR', '  A[Start] --> B[End]'),
+      fence('js', 'const answer = 42;'),
+      fence('mermaid', 'pie', '  "Slice" : none'),
+    ].join('\n\n');
+    const cache = new RenderCache();
+    const first = await render(source, { cache });
+    assert.match(first.warnings.join('\n'), /diagram not drawn/i);
+    assert.deepEqual(cache.codeBlocks.counts, { reused: 0, made: 3 });
+    const edited = withWords(source, 0, 'And a few words more.');
+    const cached = await render(edited, { cache });
+    // The broken diagram is made again; the drawn one and the code are taken as they were.
+    assert.deepEqual(cache.codeBlocks.counts, { reused: 2, made: 4 });
+    assert.ok(Buffer.from(cached.pdf).equals(Buffer.from((await render(edited)).pdf)));
+    // A different theme makes them again.
+    await render(edited, { cache, design: { theme: 'dark' } });
+    assert.deepEqual(cache.codeBlocks.counts, { reused: 2, made: 7 });
+  });
+
   it('should renumber the structure of reused files when an edit of an earlier file moves it', async () => {
     const files = (first: string) => [
       { markdown: first, path: 'one.md' },

@@ -1,3 +1,4 @@
+import { drawingWeight } from '../drawing.js';
 import type { ContentResult } from '../result.js';
 
 /** Formulas kept per process, and the path data they may hold together (characters). */
@@ -39,8 +40,5 @@ export class FormulaCache {
 }
 
 function weightOf(result: ContentResult): number {
-  if (!result.ok) return result.reason.length;
-  let weight = 0;
-  for (const item of result.drawing.items) weight += item.kind === 'path' ? item.d.length + 64 : 128;
-  return weight;
+  return result.ok ? drawingWeight(result.drawing) : result.reason.length;
 }
