@@ -50,13 +50,17 @@ export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, ru
   }
 
   let pen = run.x;
-  // The elements of the TJ array being written: glyph codes and position adjustments, joined
-  // once (a string grown glyph by glyph was most of a render's garbage).
+  // The TJ array being written, joined once (a string grown glyph by glyph was most of a render's
+  // garbage): glyph codes side by side in one string (`<00070008>`: a sixth of a page's bytes
+  // less than a string each), position adjustments between strings (`>-12<`). An adjustment
+  // after the array's last glyph moves nothing (a Tm always follows), so it waits for a glyph.
   let elements: string[] = [];
+  let adjustment: string | null = null;
   let needsMove = true;
   const flush = () => {
-    if (elements.length > 0) ops.push(`[${elements.join(' ')}] TJ`);
+    if (elements.length > 0) ops.push(`[<${elements.join('')}>] TJ`);
     elements = [];
+    adjustment = null;
   };
   for (let i = 0; i < run.glyphs.length; i++) {
     const glyph = run.glyphs[i]!;
@@ -68,12 +72,12 @@ export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, ru
     const code = font.subset.includeGlyph(glyph.id);
     font.widths[code] ??= advanceWidth(font, glyph.id) * font.scale;
     font.unicode[code] ??= [...glyph.chars].map((char) => char.codePointAt(0)!);
-    const hex = glyphCode(code);
+    const digits = glyphDigits(code);
     const declared = (font.widths[code]! * size) / 1000;
     const offset = glyph.dx !== 0 || glyph.dy !== 0;
     if (offset) {
       flush();
-      ops.push(`1 0 0 1 ${num(pen + glyph.dx)} ${num(baselineY + glyph.dy)} Tm`, `[${hex}] TJ`);
+      ops.push(`1 0 0 1 ${num(pen + glyph.dx)} ${num(baselineY + glyph.dy)} Tm`, `[<${digits}>] TJ`);
       needsMove = true;
     } else {
       if (needsMove) {
@@ -81,9 +85,10 @@ export function glyphRunOps(page: PageInternals, font: EmbeddedFontInternals, ru
         ops.push(`1 0 0 1 ${num(pen)} ${num(baselineY)} Tm`);
         needsMove = false;
       }
-      elements.push(hex);
+      if (adjustment !== null) elements.push(`>${adjustment}<`);
+      elements.push(digits);
       const adjust = ((declared - glyph.advance) * 1000) / size;
-      if (Math.abs(adjust) > 0.01) elements.push(num(adjust));
+      adjustment = Math.abs(adjust) > 0.01 ? num(adjust) : null;
     }
     pen += glyph.advance;
     if (run.perGlyphText) {
@@ -107,9 +112,9 @@ function advanceWidth(font: EmbeddedFontInternals, glyph: number): number {
   return table ? table(glyph) : font.font.getGlyph(glyph).advanceWidth;
 }
 
-/** Glyph codes as written in TJ arrays (`<002a>`), made once each: a document writes the same few hundred codes again and again. */
+/** Glyph codes' hex digits as written in TJ arrays (`002a`), made once each: a document writes the same few hundred codes again and again. */
 const glyphCodes: string[] = [];
 
-function glyphCode(code: number): string {
-  return (glyphCodes[code] ??= `<${code.toString(16).padStart(4, '0')}>`);
+function glyphDigits(code: number): string {
+  return (glyphCodes[code] ??= code.toString(16).padStart(4, '0'));
 }

@@ -80,7 +80,7 @@ export async function boxedCharacters(pdf: Uint8Array): Promise<Array<{ page: nu
   const { pages } = await readPdf(pdf);
   return pages.flatMap((page, index) =>
     [...page.content.matchAll(/\/ActualText <feff([0-9a-f]*)>>>\s*BDC([\s\S]*?)\bEMC\b/gi)]
-      .filter((span) => /\[[^\]]*<0000>[^\]]*\]\s*TJ/.test(span[2]!))
+      .filter((span) => [...span[2]!.matchAll(/\[([^\]]*)\]\s*TJ/g)].some((array) => glyphCodes(array[1]!).includes('0000')))
       .map((span) => ({ page: index + 1, text: Buffer.from(span[1]!, 'hex').swap16().toString('utf16le') })),
   );
 }
@@ -110,10 +110,15 @@ function textRuns(content: string, pageHeight: number): TextRun[] {
     } else if (token[0].endsWith('BMC')) open.push({ mcid: null, empty: false, whole: false });
     else {
       const mcid = open.findLast((entry) => entry.mcid !== null)?.mcid ?? null;
-      runs.push({ mcid, baseline: Math.round((pageHeight - Number(token[3])) * 100) / 100, x: Number(token[2]), empty: open.some((entry) => entry.empty), whole: open.some((entry) => entry.whole), glyphs: token[4]?.match(/<[0-9a-f]+>/gi)?.length ?? 0 });
+      runs.push({ mcid, baseline: Math.round((pageHeight - Number(token[3])) * 100) / 100, x: Number(token[2]), empty: open.some((entry) => entry.empty), whole: open.some((entry) => entry.whole), glyphs: glyphCodes(token[4] ?? '').length });
     }
   }
   return runs;
+}
+
+/** The glyph codes a TJ array's strings hold, four hex digits each (codes side by side share one string). */
+export function glyphCodes(array: string): string[] {
+  return [...array.matchAll(/<([0-9a-f]*)>/gi)].flatMap((string) => string[1]!.match(/.{4}/g) ?? []);
 }
 
 interface ReadPdf {
