@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { gemoji } from 'gemoji';
 import { render } from '../../engine/index.js';
 import { emojiDrawing, replaceShortcodes, splitEmoji } from '../../engine/content/emoji/index.js';
+import { NAMES_WITHOUT_LETTERS } from '../../engine/content/emoji/shortcodes.js';
 import { fixture } from '../support/fixtures.js';
 import { boxedCharacters } from '../support/marked-lines.js';
 import { pdfFile, pdftotext, wordBoxes } from '../support/pdf-tools.js';
@@ -153,6 +154,12 @@ describe('emoji', () => {
     assert.equal(await replaceShortcodes(':smile:smile:'), '😄smile:');
     assert.equal(await replaceShortcodes(':constructor: :__proto__:'), ':constructor: :__proto__:');
     assert.equal(await replaceShortcodes('no colons'), 'no colons');
+  });
+
+  it('should look past names without a letter only where gemoji has such names', async () => {
+    const letterless = gemoji.flatMap((entry) => entry.names).filter((name) => !/[a-z]/.test(name));
+    assert.deepEqual(new Set(letterless), NAMES_WITHOUT_LETTERS);
+    assert.equal(await replaceShortcodes('At 23:33:13, :100: and :+1: and :-1: and :1234:.'), 'At 23:33:13, 💯 and 👍 and 👎 and 🔢.');
   });
 
   for (const theme of ['light', 'dark'] as const) {
