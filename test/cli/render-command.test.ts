@@ -32,14 +32,14 @@ describe('quire render', () => {
     assert.equal(result.stdout.subarray(0, 5).toString('latin1'), '%PDF-');
   });
 
-  it('should run the bundled command, writing the bytes the unbundled one writes (Arabic, math, diagrams, images, emoji shortcodes)', () => {
+  it('should run the bundled command, writing the bytes the unbundled one writes (Arabic, math, diagrams, images, emoji shortcodes, entities)', () => {
     // The bundle defers some of its libraries' start-up work; the output must not notice.
     const unbundled = path.join(path.dirname(BIN), '../dist/src/cli/main.js');
     assert.ok(existsSync(path.join(path.dirname(BIN), '../dist/bundle/dist/src/cli/main.js')), 'npm run build made the bundle');
     const fixtures = fileURLToPath(new URL('../../../fixtures/content/', import.meta.url));
     cpSync(path.join(fixtures, 'images'), path.join(dir, 'images'), { recursive: true });
     const rich = path.join(dir, 'rich.md');
-    writeFileSync(rich, `${readFileSync(path.join(fixtures, 'kitchen-sink.md'), 'utf8')}\n\nمرحبا بالعالم — שלום\n`);
+    writeFileSync(rich, `${readFileSync(path.join(fixtures, 'kitchen-sink.md'), 'utf8')}\n\nمرحبا بالعالم — שלום\n\nAT&amp;T &copy; &#169; &ccedil;a &unknown; [link](https://example.com/?a=1&amp;b=2)\n`);
     const bundled = quire(['render', rich, '-o', '-']);
     assert.equal(bundled.status, 0, bundled.stderr.toString());
     const plain = spawnSync(process.execPath, [unbundled, 'render', rich, '-o', '-']);
