@@ -101,6 +101,8 @@ class ItemPainter {
   private text: TextState | null = null;
   /** The element whose marked content is open on this page: null for an artifact, undefined for none. */
   private openTag: number | null | undefined = undefined;
+  /** Whether that marked content opened inside the open text object (and so ends inside it). */
+  private markedInText = false;
 
   constructor(
     private readonly doc: PDFKit.PDFDocument,
@@ -133,7 +135,7 @@ class ItemPainter {
       this.marked(item.tag, () => {
         this.text ??= this.openText();
         glyphRunOps(this.pdf.page, this.font(item.face), item, this.text, this.pending);
-      });
+      }, true);
       return;
     }
     // Links, destinations and structure marks draw nothing, so a text object may stay open across them.
@@ -183,6 +185,7 @@ class ItemPainter {
 
   private closeText(): void {
     if (this.text === null) return;
+    if (this.markedInText) this.closeMarked();
     this.write(END_TEXT);
     this.text = null;
   }
@@ -191,19 +194,28 @@ class ItemPainter {
     if (this.openTag === undefined) return;
     this.write('EMC');
     this.openTag = undefined;
+    this.markedInText = false;
   }
 
   /**
    * Tagged content goes in its element; anything without an element is an artifact.
-   * Consecutive items of one element share one marked-content sequence (one MCID).
+   * Consecutive items of one element share one marked-content sequence (one MCID). A marked-content
+   * sequence holds whole text objects, or lies whole inside one: glyph runs of one element after
+   * another's (a paragraph's words around its inline code, a table's cells) change sequence inside
+   * the open text object, which then keeps its font and colour (a text object and its settings
+   * for each were a tenth of a page's bytes).
    */
-  private marked(tag: number | null, draw: () => void): void {
+  private marked(tag: number | null, draw: () => void, text = false): void {
     if (this.structure && this.openTag !== tag) {
-      // Each marked-content sequence holds whole text objects.
-      this.closeText();
-      this.closeMarked();
+      if (text && this.text !== null && this.markedInText) this.closeMarked();
+      else {
+        this.closeText();
+        this.closeMarked();
+        if (text) this.text = this.openText();
+      }
       this.write(tag === null ? '/Artifact BMC' : this.structure.beginContent(tag));
       this.openTag = tag;
+      this.markedInText = text;
     }
     draw();
   }
