@@ -113,8 +113,8 @@ function advanceWidth(font: EmbeddedFontInternals, glyph: number): number {
 }
 
 /** Glyph codes' hex digits as written in TJ arrays (`002a`), made once each: a document writes the same few hundred codes again and again. */
-const glyphCodes: string[] = [];
+const codeDigits: string[] = [];
 
 function glyphDigits(code: number): string {
-  return (glyphCodes[code] ??= code.toString(16).padStart(4, '0'));
+  return (codeDigits[code] ??= code.toString(16).padStart(4, '0'));
 }
