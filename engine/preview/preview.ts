@@ -60,6 +60,12 @@ export interface PreviewResult {
 }
 
 const DEFAULT_PIXELS_PER_POINT = 1.5;
+/**
+ * The most pixels one page's picture may have, known before resvg allocates its canvas (native
+ * memory no worker heap limit bounds): an A4 page at 3 pixels a point, 18 MB of RGBA. A larger
+ * page is drawn at the resolution that fits (a 200-inch page at about 0.15), never refused.
+ */
+export const MOST_PAGE_PIXELS = 4_500_000;
 /** Laid-out blocks of the documents previewed in this process, so an edit lays out only what changed. */
 const blocks = new BlockCache();
 /** Their fenced blocks: a diagram is drawn once, not at every keystroke. */
@@ -77,14 +83,16 @@ export async function renderPreview(markdown: string, options: PreviewOptions = 
   const untagged = { ...options, features: { ...options.features, tagged: false } };
   const { document, laidOut, clock } = await layOutSources([{ markdown, path: null, loader: options.loader ?? noLoader }], untagged, { blocks, codeBlocks });
   const known = new Set(options.knownPages ?? []);
-  const zoom = options.pixelsPerPoint ?? DEFAULT_PIXELS_PER_POINT;
+  const asked = options.pixelsPerPoint ?? DEFAULT_PIXELS_PER_POINT;
   const { Resvg } = await loadResvg();
-  const hashes = laidOut.pages.map((page) => pageFingerprint(page, laidOut.pageColor, zoom));
+  const zooms = laidOut.pages.map((page) => pageZoom(page, asked));
+  const hashes = laidOut.pages.map((page, index) => pageFingerprint(page, laidOut.pageColor, zooms[index]!));
   const toDraw = pagesToDraw(hashes, known, options.focusPage ?? 0);
   const shown = options.shownPages ?? [];
   const pages: PreviewPage[] = laidOut.pages.map((page, index) => {
     throwIfAborted(options.limits?.signal);
     const hash = hashes[index]!;
+    const zoom = zooms[index]!;
     if (!toDraw.has(index)) return { hash, width: page.width, height: page.height, png: null, band: null, lines: null };
     const ink = pageInk(page);
     drawnInk.set(hash, ink);
@@ -99,6 +107,11 @@ export async function renderPreview(markdown: string, options: PreviewOptions = 
   });
   clock.mark('serialize');
   return { pages, warnings: [...document.warnings, ...laidOut.warnings], timings: clock.timings() };
+}
+
+/** The asked pixels per point, or fewer where the page would pass MOST_PAGE_PIXELS. */
+export function pageZoom(page: { width: number; height: number }, asked: number): number {
+  return Math.min(asked, Math.sqrt(MOST_PAGE_PIXELS / (page.width * page.height)));
 }
 
 /** The pages near the focus that the caller lacks. */

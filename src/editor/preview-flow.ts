@@ -1,22 +1,20 @@
 /**
- * POST /editor/preview: the editor's pages as pictures. Authenticated like the API; free
- * refusals first (body, budgets), then one preview counted against previews per hour, then the
- * document laid out in a render worker exactly as the PDF would be and its pages drawn as PNG
- * with a PREVIEW mark (`X-Service-Delivery: raster`). No document is reserved or charged.
+ * POST /editor/preview: the editor's pages as pictures. Admitted as every door admits work
+ * (admission.ts), counted against previews per hour instead of requests per minute, holding one
+ * of the account's concurrency slots while it draws; then the document is laid out in a render
+ * worker exactly as the PDF would be and its pages drawn as PNG with a PREVIEW mark
+ * (`X-Service-Delivery: raster`). No document is reserved or charged, and linked images load
+ * only while the account has documents left.
  */
-import { authenticate } from '../http/authenticate.js';
 import { parseJsonBody } from '../http/json-body.js';
-import { accountBodyCeiling, type BodyCeiling } from '../limits/body-ceiling.js';
-import { checkBudgets, measureDocument } from '../limits/budgets.js';
-import { effectiveLimits, MIB, PLANS } from '../limits/plans.js';
-import { renderLimits } from '../limits/render-limits.js';
+import type { BodyCeiling } from '../limits/body-ceiling.js';
 import { newFetchId } from '../net/fetch-id.js';
+import { admit, hasDocumentsLeft, renderBudgets, takeSlot } from '../render/admission.js';
 import { failureError } from '../render/render-failure.js';
 import { parseRenderRequest } from '../render/render-request.js';
 import type { RenderDeps } from '../render/render-flow.js';
 import { invalidRequest } from '../service-error.js';
-import type { PreviewAsk } from '../workers/protocol.js';
-import { admitPreview } from './preview-limit.js';
+import type { PreviewAsk, PreviewOutput } from '../workers/protocol.js';
 
 export interface IncomingPreview {
   authorization: string | undefined;
@@ -33,37 +31,48 @@ const MAX_KNOWN_PAGES = 4096;
 const MAX_FOCUS_PAGE = 100_000;
 
 export async function previewDocument(deps: RenderDeps, incoming: IncomingPreview): Promise<Response> {
-  const { account } = await authenticate(deps.store, incoming.authorization);
-  const limits = effectiveLimits(account.plan, account.overrides);
-  const json = await parseJsonBody(await incoming.body(accountBodyCeiling(account.plan, limits, deps.deployment.maxBodyBytes)));
-  const { ask, rest } = splitPreviewFields(json);
-  const request = await parseRenderRequest({ json: rest });
-  const measure = measureDocument(request.markdown, request.features);
-  checkBudgets(measure, limits, account.plan);
-  const admitted = await admitPreview(deps.store, account, limits);
-
-  const pageAndTime = renderLimits(account.plan, limits, deps.deployment);
-  const result = await deps.pool.run(
-    {
-      markdown: request.markdown,
-      features: request.features,
-      language: request.language,
-      resources: 'lenient',
-      maxPages: pageAndTime.pages.value,
-      resourceBytes: Math.floor(limits.resources_mb * MIB),
-      remoteResources: PLANS[account.plan].remoteResources,
-      fetchId: newFetchId(),
-      preview: ask,
+  const admitted = await admit(deps, {
+    authorization: incoming.authorization,
+    spends: 'preview',
+    read: async (ceiling) => {
+      const { ask, rest } = splitPreviewFields(await parseJsonBody(await incoming.body(ceiling)));
+      return { ...(await parseRenderRequest({ json: rest })), ask };
     },
-    pageAndTime.time.value * 1000,
-    account.id,
-  );
-  if (!result.ok) {
-    if (NOT_STARTED.has(result.failure.kind)) await admitted.giveBack();
-    throw failureError(result.failure, { plan: account.plan, limits, renderLimits: pageAndTime, log: deps.log });
+  });
+  const { account, limits, request } = admitted;
+  const counted = admitted.preview!;
+  const releaseSlot = await takeSlot(deps.store, account, limits).catch(async (error: unknown) => {
+    await counted.giveBack();
+    throw error;
+  });
+  try {
+    const budgets = renderBudgets(admitted, deps.deployment, await hasDocumentsLeft(deps.store, account.id));
+    const result = await deps.pool.run(
+      {
+        markdown: request.markdown,
+        features: request.features,
+        language: request.language,
+        resources: 'lenient',
+        maxPages: budgets.renderLimits.pages.value,
+        resourceBytes: budgets.resourceBytes,
+        remoteResources: budgets.remoteResources,
+        fetchId: newFetchId(),
+        preview: request.ask,
+      },
+      budgets.renderLimits.time.value * 1000,
+      account.id,
+    );
+    if (!result.ok) {
+      if (NOT_STARTED.has(result.failure.kind)) await counted.giveBack();
+      throw failureError(result.failure, { plan: account.plan, limits, renderLimits: budgets.renderLimits, log: deps.log });
+    }
+    return previewResponse(result.output.preview!, counted.left, limits.previews_per_hour);
+  } finally {
+    await releaseSlot().catch((error: unknown) => deps.log({ event: 'slot_give_back_failed', error: String(error) }));
   }
-  const left = admitted.left;
-  const preview = result.output.preview!;
+}
+
+function previewResponse(preview: PreviewOutput, left: number, perHour: number): Response {
   const body = {
     pages: preview.pages.map((page) => ({
       hash: page.hash,
@@ -75,7 +84,7 @@ export async function previewDocument(deps: RenderDeps, incoming: IncomingPrevie
     })),
     warnings: preview.warnings,
     previews_left: left,
-    previews_per_hour: limits.previews_per_hour,
+    previews_per_hour: perHour,
   };
   return new Response(JSON.stringify(body), {
     headers: {

@@ -7,6 +7,7 @@
 import type { Features } from '../../engine/options.js';
 import { base64DecodedLength } from '../../engine/resources/data-uri.js';
 import { payloadTooLarge, tooManyResources } from '../service-error.js';
+import { TaskThread } from '../workers/task-thread.js';
 import { distinctRemote, imageReferences } from './image-references.js';
 import { KIB, MAX_EMBEDDED_RESOURCES, MAX_REMOTE_RESOURCES, MIB, type PlanId, type PlanLimits } from './plans.js';
 
@@ -23,7 +24,27 @@ export interface DocumentMeasure {
 /** `data:` + media type and parameters + `,` + payload. */
 const DATA_URI = /^data:([^,]*),/i;
 
-export function measureDocument(markdown: string, features: Pick<Features, 'images' | 'html_blocks'>): DocumentMeasure {
+export type MeasuredFeatures = Pick<Features, 'images' | 'html_blocks'>;
+
+/**
+ * Up to this many characters the scan runs on the event loop (under 10 ms whatever the text);
+ * a longer document is measured in a worker thread, so that no client's document, however its
+ * brackets nest, holds the answers to the others while it is read.
+ */
+const INLINE_CHARACTERS = 256 * 1024;
+/** Room for the largest plan's Markdown as text, its references and their copies, several times over. */
+const WORKER_HEAP_MB = 256;
+let thread: TaskThread<{ markdown: string; features: MeasuredFeatures }, DocumentMeasure> | undefined;
+
+/** measureDocument, off the event loop for a long document. */
+export async function measureRequest(markdown: string, features: MeasuredFeatures): Promise<DocumentMeasure> {
+  if (markdown.length <= INLINE_CHARACTERS) return measureDocument(markdown, features);
+  thread ??= new TaskThread(new URL('./measure-worker.js', import.meta.url), WORKER_HEAP_MB, 'document measurer');
+  return thread.run({ markdown, features: { images: features.images, html_blocks: features.html_blocks } });
+}
+
+/** Linear in the text (each character is looked at a bounded number of times, nested brackets included). */
+export function measureDocument(markdown: string, features: MeasuredFeatures): DocumentMeasure {
   let payloadBytes = 0;
   let embeddedBytes = 0;
   let embeddedCount = 0;

@@ -8,14 +8,9 @@
  */
 import type { Clock } from '../clock.js';
 import type { Deployment } from '../config/deployment.js';
-import { authenticate } from '../http/authenticate.js';
 import { toServiceError } from '../http/error-response.js';
-import { accountBodyCeiling, type BodyCeiling } from '../limits/body-ceiling.js';
-import { checkBudgets, measureDocument } from '../limits/budgets.js';
-import { takeRenderSlot } from '../limits/concurrency.js';
-import { effectiveLimits, MIB, PLANS, type PlanId } from '../limits/plans.js';
-import { renderLimits } from '../limits/render-limits.js';
-import { admitRequests } from '../limits/request-rate.js';
+import type { BodyCeiling } from '../limits/body-ceiling.js';
+import { PLANS } from '../limits/plans.js';
 import type { Log } from '../log.js';
 import { newFetchId } from '../net/fetch-id.js';
 import type { Uploader } from '../net/uploader.js';
@@ -24,12 +19,12 @@ import {
   idempotencyMismatch,
   planRequired,
   quotaExhausted,
-  rateLimited,
   renderUnavailable,
   signingUnavailable,
 } from '../service-error.js';
 import { QuotaExhaustedError, type Account, type FrontEnd, type Store } from '../store/store.js';
 import type { RenderPool } from '../workers/pool.js';
+import { admit, planName, renderBudgets, takeSlot } from './admission.js';
 import { Attempt } from './attempt.js';
 import { claimKey, fingerprint, parseIdempotencyKey } from './idempotency.js';
 import { failureError, pagesAtFailure } from './render-failure.js';
@@ -45,7 +40,7 @@ export interface RenderDeps {
   log: Log;
   /** Absent where the deployment does not seal: sealed requests answer 503 `signing_unavailable`. */
   sealer?: Sealer;
-  /** Issue 5 seam: absent until upload delivery is built. */
+  /** Absent where the deployment has no outbound address for storage: uploads answer 503 `render_unavailable`. */
   uploader?: Uploader;
 }
 
@@ -65,16 +60,17 @@ export interface IncomingRender {
 }
 
 export async function renderDocument(deps: RenderDeps, incoming: IncomingRender): Promise<Response> {
-  // Free refusals: who is asking, how often, what they ask for, and whether it fits the plan.
-  const { account, keyId } = await authenticate(deps.store, incoming.authorization);
-  const limits = effectiveLimits(account.plan, account.overrides);
-  if (!incoming.requestCounted) await admitRequests(deps.store, account, limits);
-  const idempotencyKey = parseIdempotencyKey(incoming.idempotencyKey);
-  const request = await parseRenderRequest(await incoming.body(accountBodyCeiling(account.plan, limits, deps.deployment.maxBodyBytes)));
-  await checkCapabilities(deps, request, account, idempotencyKey);
-  const measure = measureDocument(request.markdown, request.features);
-  checkBudgets(measure, limits, account.plan);
-  checkRemoteResources(measure.remoteCount, request, account);
+  // Free refusals, in the order every door admits work (admission.ts).
+  const { account, keyId, limits, request, measure } = await admit(deps, {
+    authorization: incoming.authorization,
+    spends: incoming.requestCounted ? 'counted' : 'request',
+    read: async (ceiling) => {
+      const idempotencyKey = parseIdempotencyKey(incoming.idempotencyKey);
+      return { ...(await parseRenderRequest(await incoming.body(ceiling))), idempotencyKey };
+    },
+    capabilities: (request, account) => checkCapabilities(deps, request, account),
+  });
+  const { idempotencyKey } = request;
 
   // From here every way out settles the attempt: the key is released, a reserved document returned.
   const claim =
@@ -89,15 +85,15 @@ export async function renderDocument(deps: RenderDeps, incoming: IncomingRender)
   const attempt = new Attempt(deps.store, claim, deps.log);
   let releaseSlot: (() => Promise<void>) | undefined;
   try {
-    releaseSlot = await takeRenderSlot(deps.store, account.id, limits.concurrency);
-    if (!releaseSlot) throw rateLimited({ name: 'concurrency', value: limits.concurrency, plan: account.plan }, 1);
+    releaseSlot = await takeSlot(deps.store, account, limits);
     // A credential that cannot seal is refused before anything is reserved, inside the slot.
     const seal = request.seal && (await deps.sealer!.open(request.seal, account.id));
     // Last of the free checks, being the one that goes to the network: the upload host's DNS.
     const uploadTo = request.uploadUrl === undefined ? undefined : await deps.uploader!.checkDestination(request.uploadUrl);
     await reserve(attempt, account.id, keyId, incoming.frontEnd ?? 'api');
 
-    const pageAndTime = renderLimits(account.plan, limits, deps.deployment);
+    // A reserved document is a document left: linked images load where the plan loads them.
+    const budgets = renderBudgets({ account, limits }, deps.deployment, true);
     const fetchId = newFetchId();
     if (measure.remoteCount > 0) deps.log({ event: 'remote_resources', account: account.id, fetch_id: fetchId, linked: measure.remoteCount });
     const result = await deps.pool.run(
@@ -106,16 +102,16 @@ export async function renderDocument(deps: RenderDeps, incoming: IncomingRender)
         features: request.features,
         language: request.language,
         resources: request.resources,
-        maxPages: pageAndTime.pages.value,
-        resourceBytes: Math.floor(limits.resources_mb * MIB),
-        remoteResources: PLANS[account.plan].remoteResources,
+        maxPages: budgets.renderLimits.pages.value,
+        resourceBytes: budgets.resourceBytes,
+        remoteResources: budgets.remoteResources,
         fetchId,
       },
-      pageAndTime.time.value * 1000,
+      budgets.renderLimits.time.value * 1000,
       account.id,
     );
     if (!result.ok) {
-      const error = failureError(result.failure, { plan: account.plan, limits, renderLimits: pageAndTime, log: deps.log });
+      const error = failureError(result.failure, { plan: account.plan, limits, renderLimits: budgets.renderLimits, log: deps.log });
       await attempt.fail(error.code, pagesAtFailure(result.failure));
       throw error;
     }
@@ -147,15 +143,10 @@ export async function renderDocument(deps: RenderDeps, incoming: IncomingRender)
 }
 
 /** What the plan and this deployment can do: seals (issue 6) and upload delivery. */
-async function checkCapabilities(
-  deps: RenderDeps,
-  request: RenderRequest,
-  account: Account,
-  idempotencyKey: string | undefined,
-): Promise<void> {
+function checkCapabilities(deps: RenderDeps, request: RenderRequest & { idempotencyKey: string | undefined }, account: Account): void {
   if (request.seal) {
     if (!PLANS[account.plan].seals) throw planRequired('seal', `Seals need a paid plan; this account is on ${planName(account.plan)}.`);
-    if (idempotencyKey !== undefined) {
+    if (request.idempotencyKey !== undefined) {
       throw signingUnavailable('idempotency_key', 'A sealed request cannot carry an Idempotency-Key on this deployment.');
     }
     if (!deps.sealer) throw signingUnavailable('not_configured', 'Sealing is not available on this deployment.');
@@ -169,23 +160,10 @@ async function checkCapabilities(
   }
 }
 
-/** A plan that loads no remote resources refuses a strict document linking one; lenient gets placeholders. */
-function checkRemoteResources(remoteCount: number, request: RenderRequest, account: Account): void {
-  if (remoteCount === 0 || request.resources !== 'strict' || PLANS[account.plan].remoteResources) return;
-  throw planRequired(
-    'remote_resources',
-    `Linked remote resources need a plan that loads them; this account is on ${planName(account.plan)}. Send "resources": "lenient" for placeholders.`,
-  );
-}
-
 async function reserve(attempt: Attempt, accountId: string, keyId: string, frontEnd: FrontEnd): Promise<void> {
   try {
     await attempt.reserve(accountId, keyId, frontEnd);
   } catch (error) {
     throw error instanceof QuotaExhaustedError ? quotaExhausted() : error;
   }
-}
-
-function planName(plan: PlanId): string {
-  return plan.charAt(0).toUpperCase() + plan.slice(1);
 }

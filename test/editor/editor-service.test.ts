@@ -103,7 +103,7 @@ describe('web editor service', () => {
     assert.ok(band.top > 100, `below the lines that did not change (${band.top} pt)`);
   });
 
-  it('should draw only the pages around the one in view, and refuse a focus or known pages that are not pages, for free', async () => {
+  it('should draw only the pages around the one in view, and refuse a focus or known pages that are not pages, each refusal counted as a preview', async () => {
     const account = await createAccount(service.store, { overrides: { previews_per_hour: 100 } });
     const long = Array.from({ length: 40 }, (_, i) => `## Part ${i + 1}\n\n${'Words to fill a page, set again and again. '.repeat(60)}`).join('\n\n');
     const body = (await (await preview(account.key, { markdown: long, focus_page: 12 })).json()) as PreviewBody;
@@ -114,7 +114,7 @@ describe('web editor service', () => {
       assert.equal(refused.status, 400, JSON.stringify(bad));
       assert.equal(((await refused.json()) as { code: string }).code, 'invalid_request');
     }
-    assert.equal(((await (await preview(account.key, { markdown: '# Counted' })).json()) as PreviewBody).previews_left, 98, 'the refusals spent no preview');
+    assert.equal(((await (await preview(account.key, { markdown: '# Counted' })).json()) as PreviewBody).previews_left, 92, 'the six refusals were counted like previews');
   });
 
   it('should count previews per hour, refuse past the limit with Retry-After, and never spend documents or requests per minute', async () => {
@@ -151,7 +151,7 @@ describe('web editor service', () => {
     assert.match(missing.warnings[0]!, /^image 1 .*could not be loaded/);
   });
 
-  it("should count an embedded image against the plan's resource budget, for free", async () => {
+  it("should count an embedded image against the plan's resource budget, spending the preview as a refused API request spends its minute", async () => {
     const account = await createAccount(service.store, { plan: 'free', overrides: { previews_per_hour: 5 } });
     const image = Buffer.alloc(2 * 1024 * 1024, 7).toString('base64');
     const refused = await preview(account.key, { markdown: `# Big\n\n![big](data:image/png;base64,${image})` });
@@ -160,7 +160,8 @@ describe('web editor service', () => {
     assert.equal(body.code, 'payload_too_large');
     assert.equal(body.limit.name, 'resources_mb');
     const after = (await (await preview(account.key, { markdown: '# Small' })).json()) as PreviewBody;
-    assert.equal(after.previews_left, 4, 'a refused preview spent nothing');
+    assert.equal(after.previews_left, 3, 'the refused preview was counted, and nothing else');
+    assert.equal((await report(account.key)).credits_used, 0);
   });
 
   it("should charge an editor download once per Idempotency-Key, in credits_used and in no key's spending, sharing the API's key namespace", async () => {

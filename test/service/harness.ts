@@ -12,6 +12,7 @@ import { createApp } from '../../src/http/app.js';
 import { startServer, type RequestTimers } from '../../src/http/server.js';
 import type { LimitOverrides, PlanId } from '../../src/limits/plans.js';
 import type { Log } from '../../src/log.js';
+import type { NetSettings } from '../../src/net/net-settings.js';
 import type { Uploader } from '../../src/net/uploader.js';
 import type { Sealer } from '../../src/seal/sealer.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -39,6 +40,8 @@ export interface ServiceOptions {
   uploader?: Uploader;
   /** Node's request timers, shortened to see them fire. */
   timers?: RequestTimers;
+  /** Outbound rules for linked images; without, the workers load none (data: URIs always work). */
+  net?: NetSettings;
 }
 
 export interface TestService {
@@ -69,6 +72,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     memoryMb: config.workerMemoryMb,
     log,
     ...(options.standIn && { engineModule: STAND_IN_ENGINE }),
+    ...(options.net && { net: options.net }),
   });
   const app = createApp({
     store,

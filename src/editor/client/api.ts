@@ -47,8 +47,7 @@ export interface PagesShown {
 }
 
 export async function fetchPreview(key: string, input: RenderInput, pages: PagesShown): Promise<PreviewAnswer> {
-  const response = await fetch('/editor/preview', {
-    method: 'POST',
+  const response = await postWaitingForSlot('/editor/preview', {
     headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ ...input, known_pages: pages.known, shown_pages: pages.shown, focus_page: pages.focus }),
   });
@@ -57,13 +56,30 @@ export async function fetchPreview(key: string, input: RenderInput, pages: Pages
 }
 
 export async function fetchPdf(key: string, input: RenderInput, idempotencyKey: string, filename: string): Promise<{ pdf: Blob; replay: boolean; pages: number }> {
-  const response = await fetch('/editor/download', {
-    method: 'POST',
+  const response = await postWaitingForSlot('/editor/download', {
     headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
     body: JSON.stringify({ ...input, filename }),
   });
   if (!response.ok) throw await problem(response);
   return { pdf: await response.blob(), replay: response.headers.get('x-service-replay') === 'true', pages: Number(response.headers.get('x-service-pages')) };
+}
+
+/** How often a request refused for the account's concurrency alone is sent again. */
+const SLOT_TRIES = 5;
+
+/**
+ * A preview and a download each hold one of the account's concurrent renders: one refused only
+ * because the other is running (429 naming `concurrency`) is sent again once the service says a
+ * slot may be free, a few times, before the refusal is shown.
+ */
+async function postWaitingForSlot(path: string, init: { headers: Record<string, string>; body: string }): Promise<Response> {
+  for (let tries = 1; ; tries++) {
+    const response = await fetch(path, { method: 'POST', ...init });
+    if (response.status !== 429 || tries === SLOT_TRIES) return response;
+    const refusal = await problem(response.clone());
+    if ((refusal.details.limit as { name?: string } | undefined)?.name !== 'concurrency') return response;
+    await new Promise((resolve) => setTimeout(resolve, (refusal.retryAfterSeconds ?? 1) * 1000));
+  }
 }
 
 /** Checks a key by reading usage: 200 for a live key. */

@@ -251,7 +251,7 @@ class EditorApp {
     } catch (error) {
       // The last good pages stay: never a blank preview.
       this.serviceProblem = error instanceof ServiceProblem ? problemFromService(error, source) : { code: 'network', message: 'The service could not be reached.', line: null, severity: 'error' };
-      if (error instanceof ServiceProblem && error.code === 'rate_limited') {
+      if (error instanceof ServiceProblem && error.code === 'rate_limited' && (error.details.limit as { name?: string } | undefined)?.name === 'previews_per_hour') {
         this.previewsLeft = { left: 0, perHour: this.previewsLeft?.perHour ?? 1 };
         $('previews-left').textContent = '0 previews left this hour';
       }

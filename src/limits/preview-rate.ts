@@ -1,4 +1,4 @@
-import type { PlanId, PlanLimits } from '../limits/plans.js';
+import type { PlanId, PlanLimits } from './plans.js';
 import { rateLimited } from '../service-error.js';
 import type { Store } from '../store/store.js';
 
