@@ -1,0 +1,71 @@
+/**
+ * The walls of the house, checked by `npm run lint` (dependency-cruiser, type imports counted: a
+ * type ties a module to another as surely as a value). Violations that stood when a rule was
+ * written are listed in .dependency-cruiser-known-violations.json and shrink as the code moves;
+ * any new one fails the lint.
+ *
+ * The engine's stages import one way: parse → build (document, content) → layout → paint and
+ * preview; below every stage sit style (design), drawing, text, resources, options and errors.
+ * The service's core (render flow, admission, limits, store, usage) imports no door (http, mcp,
+ * editor, cli); the store holds no plan policy.
+ */
+const STAGE_ORDER = [
+  ['^engine/parse/', '^engine/(document|content|layout|paint|preview)/'],
+  ['^engine/(document|content)/', '^engine/(layout|paint|preview)/'],
+  ['^engine/layout/', '^engine/(paint|preview)/'],
+  ['^engine/paint/', '^engine/preview/'],
+  ['^engine/(design|text|resources)/', '^engine/(parse|document|content|layout|paint|preview)/'],
+];
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'engine-stands-alone',
+      comment: 'The engine is a library of its own: it never imports the service or the command line.',
+      severity: 'error',
+      from: { path: '^engine/' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'pdfkit-only-in-paint',
+      comment: 'Only the paint stage writes PDF; every other stage hands it frames.',
+      severity: 'error',
+      from: { path: '^engine/', pathNot: '^engine/paint/' },
+      to: { path: 'node_modules/(@types/)?pdfkit/' },
+    },
+    ...STAGE_ORDER.map(([from, to], index) => ({
+      name: `stage-order-${index + 1}`,
+      comment: 'A stage never imports a later one.',
+      severity: 'error',
+      from: { path: from },
+      to: { path: to },
+    })),
+    {
+      name: 'core-imports-no-door',
+      comment: 'The service core is reached through doors (http, mcp, editor, cli) and never reaches back into one.',
+      severity: 'error',
+      from: { path: '^src/(render|limits|store|usage|seal|net|workers)/' },
+      to: { path: '^src/(http|mcp|editor|cli)/' },
+    },
+    {
+      name: 'store-holds-no-plan-policy',
+      comment: 'The store keeps what it is told; what a plan allows is decided above it.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: '^src/limits/' },
+    },
+    {
+      name: 'no-cycles',
+      comment: 'A cycle ties every module on it to every other.',
+      severity: 'error',
+      from: { path: '^(engine|src)/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(dist|test|bench|scripts|types)/|^src/editor/client/' },
+  },
+};
