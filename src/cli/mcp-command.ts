@@ -4,11 +4,11 @@
  * quotas, idempotency, requests per minute, concurrent renders and the usage report are shared
  * with the HTTP service. Logs go to stderr; stdout carries MCP.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { authenticate } from '../http/authenticate.js';
 import { createServiceCore } from '../http/service-core.js';
 import { stderrLog } from '../log.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
+import { BoundedStdioTransport } from '../mcp/stdio-transport.js';
 import { ServiceError } from '../service-error.js';
 import { keepLeases } from '../store/lease-keeper.js';
 import { CliError } from './cli-error.js';
@@ -41,9 +41,11 @@ export async function mcpCommand(args: string[]): Promise<void> {
   await pool.started();
   const core = createServiceCore(parts);
   const server = createMcpServer({ core, authorization, stdio: true });
-  const transport = new StdioServerTransport();
+  // Each line is held to the deployment's body ceiling, as the HTTP door holds each body. The
+  // transport closes itself when the client closes standard input, which it reads itself:
+  // process.stdin, a second reader of the same pipe, is never opened.
+  const transport = new BoundedStdioTransport(parts.config.maxBodyBytes);
   transport.onclose = () => void stopping();
   await server.connect(transport);
   log({ event: 'mcp_stdio_ready', db: parts.database, workers: parts.config.workers });
-  process.stdin.once('end', () => void server.close());
 }

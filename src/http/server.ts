@@ -5,7 +5,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { stderrLog, type Log } from '../log.js';
 import type { RenderPool } from '../workers/pool.js';
-import { adapterRefusal, answerBelowTheApp, requiringHost } from './below-the-app.js';
+import { adapterRefusal, answerBelowTheApp, closingAfterAnswer, earlyAnswerResponse, requiringHost } from './below-the-app.js';
 
 export interface RunningServer {
   port: number;
@@ -46,8 +46,12 @@ export async function startServer(app: Hono, pool: RenderPool, settings: ServerS
 function httpServer(app: Hono, log: Log, timers: RequestTimers = {}): Server {
   // An HTTP/1.0 request without Host is read as one for localhost; HTTP/1.1 needs Host (requiringHost).
   const listener = getRequestListener(requiringHost(app.fetch, log), { hostname: 'localhost', errorHandler: adapterRefusal(log) });
-  const server = createServer({ ...timers, requireHostHeader: false }, listener);
-  answerBelowTheApp(server);
+  const server = createServer({ ...timers, requireHostHeader: false, ServerResponse: earlyAnswerResponse(log) }, (request, response) => {
+    // A request pipelined behind an answer that closed the connection is never served.
+    if (closingAfterAnswer(request.socket)) request.socket.destroy();
+    else void listener(request, response);
+  });
+  answerBelowTheApp(server, log);
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
     // `Expect: 100-continue` (curl sends it for bodies over 1 MB): the interim answer goes out
     // only when the app starts reading the body, so a request refused without it (a declared
