@@ -5,7 +5,7 @@
  * any new one fails the lint.
  *
  * The engine's stages import one way: parse → build (document, content) → layout → paint and
- * preview; below every stage sit style (design), drawing, text, resources, options and errors.
+ * preview; below every stage sit style, drawing, text, resources, options and errors.
  * The service's core (render flow, admission, limits, store, usage) imports no door (http, mcp,
  * editor, cli); the store holds no plan policy.
  */
@@ -14,7 +14,7 @@ const STAGE_ORDER = [
   ['^engine/(document|content)/', '^engine/(layout|paint|preview)/'],
   ['^engine/layout/', '^engine/(paint|preview)/'],
   ['^engine/paint/', '^engine/preview/'],
-  ['^engine/(design|text|resources)/', '^engine/(parse|document|content|layout|paint|preview)/'],
+  ['^engine/(style|drawing|text|resources)/', '^engine/(parse|document|content|layout|paint|preview)/'],
 ];
 
 module.exports = {

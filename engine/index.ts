@@ -68,8 +68,8 @@ async function renderSources(sources: readonly Source[], options: RenderOptions)
 export * from './errors.js';
 export * from './options.js';
 export { RenderCache } from './render-cache.js';
-export type { DesignSettings, Margins, Orientation } from './design/settings.js';
-export type { RunningLine } from './design/running-lines.js';
+export type { DesignSettings, Margins, Orientation } from './style/design-settings.js';
+export type { RunningLine } from './style/running-lines.js';
 export type { PhaseTimings } from './phase-clock.js';
 export type { ResourceOutcome } from './resources/outcome.js';
 export { ResourceLoadError, noLoader, type LoadContext, type LoadedResource, type ResourceLoader, type ResourceFailureReason } from './resources/loader.js';

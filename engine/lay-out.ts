@@ -4,7 +4,7 @@
  */
 import { EmptyDocumentError, InvalidOptionError, throwIfAborted } from './errors.js';
 import { loadYamlFor, readFrontMatter, type FrontMatter } from './parse/front-matter.js';
-import { settingMessage } from './design/settings.js';
+import { settingMessage } from './style/design-settings.js';
 import { resolveBounds, resolveFeatures, validateLanguage, type RenderOptions } from './options.js';
 import { parseMarkdown } from './parse/markdown.js';
 import { buildDocument } from './document/build.js';

@@ -1,6 +1,9 @@
 import { InvalidOptionError } from './errors.js';
 import type { ResourceLoader } from './resources/loader.js';
 import type { RenderCache } from './render-cache.js';
+import { THEMES, type Theme } from './style/theme.js';
+
+export { THEMES, type Theme };
 
 /** The converter switches of SPEC.md "Features", with the SPEC's names. */
 export interface Features {
@@ -23,9 +26,6 @@ export interface Features {
   hyphenation: boolean;
   theme: Theme;
 }
-
-export type Theme = 'light' | 'dark';
-export const THEMES: readonly Theme[] = ['light', 'dark'];
 
 export type BooleanFeature = Exclude<keyof Features, 'theme'>;
 

@@ -1,5 +1,5 @@
-import type { Theme } from '../options.js';
-import type { Drawing } from './drawing.js';
+import type { Theme } from '../style/theme.js';
+import type { Drawing } from '../drawing/drawing.js';
 
 /** What a content module makes of its source: a drawing with its text alternative, or why not. */
 export type ContentResult =

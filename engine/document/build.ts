@@ -4,7 +4,7 @@ import GithubSlugger from 'github-slugger';
 import type { DocumentMetadata, Features, RendererBounds, ResourceMode } from '../options.js';
 import type { ParsedSource } from '../parse/markdown.js';
 import type { FrontMatter } from '../parse/front-matter.js';
-import { resolveDesign, settingMessage } from '../design/settings.js';
+import { resolveDesign, settingMessage } from '../style/design-settings.js';
 import { FrontMatterError } from '../errors.js';
 import type { ResourceLoader } from '../resources/loader.js';
 import { ResourceTracker } from '../resources/tracker.js';

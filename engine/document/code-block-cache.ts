@@ -1,5 +1,6 @@
-import { drawingWeight } from '../content/drawing.js';
-import type { Features, Theme } from '../options.js';
+import { drawingWeight } from '../drawing/drawing.js';
+import type { Features } from '../options.js';
+import type { Theme } from '../style/theme.js';
 import { RecentlyUsed } from '../recently-used.js';
 import type { Block } from './types.js';
 

@@ -1,5 +1,5 @@
 import { emojiDrawing, splitEmoji } from '../content/emoji/index.js';
-import type { Color } from '../layout/theme.js';
+import type { Color } from '../style/color.js';
 import type { Inline, Link, Marks } from './types.js';
 
 /** How a text inline is set; `code` is the code span it belongs to (one Code element), null outside code. */

@@ -1,10 +1,11 @@
-import type { Features, Theme } from '../options.js';
-import type { DesignSettings } from '../design/settings.js';
+import type { Features } from '../options.js';
+import type { Theme } from '../style/theme.js';
+import type { DesignSettings } from '../style/design-settings.js';
 import type { ResourceOutcome } from '../resources/outcome.js';
 import type { ImageResource } from '../resources/image.js';
-import type { Drawing } from '../content/drawing.js';
-import type { Color } from '../layout/theme.js';
-import type { AlertKind } from '../parse/github-alerts.js';
+import type { Drawing } from '../drawing/drawing.js';
+import type { Color } from '../style/color.js';
+import type { AlertKind } from '../style/alert-kinds.js';
 
 /** Quire's own document tree: what to typeset, with resources loaded and references resolved. */
 export interface QuireDocument {

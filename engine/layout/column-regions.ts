@@ -2,7 +2,7 @@
  * Where the cuts of a page builder go on their pages: the text block, or with two columns one
  * column after the other, two to a page, below a title block that spans both on the first.
  */
-import type { PageGeometry } from './theme.js';
+import type { PageGeometry } from '../style/page-geometry.js';
 import type { BoxItem } from './vertical.js';
 
 /** Boxes placed on one page, before decorations and page furniture are added. */

@@ -1,5 +1,5 @@
 import type { Block } from '../document/types.js';
-import type { Columns } from '../design/columns.js';
+import type { Columns } from '../style/columns.js';
 import { PageLimitError } from '../errors.js';
 import { shiftBoxItem } from './box-items.js';
 import type { CachedLayout } from './blocks/block-cache.js';

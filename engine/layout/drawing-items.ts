@@ -1,9 +1,10 @@
-import { applyMatrix, multiply, type Drawing, type Matrix } from '../content/drawing.js';
+import { applyMatrix, multiply, type Matrix } from '../drawing/matrix.js';
+import type { Drawing } from '../drawing/drawing.js';
 import { NO_MARKS } from '../document/types.js';
 import type { FrameItem } from './frame.js';
 import { layoutParagraph } from './inline/paragraph.js';
 import type { StructId, Tagger } from './structure.js';
-import type { Palette } from './theme.js';
+import type { Palette } from '../style/palette.js';
 import type { FontLibrary } from '../text/font-library.js';
 
 export interface DrawingPlacement {

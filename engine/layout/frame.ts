@@ -1,9 +1,10 @@
 import type { ImageResource } from '../resources/image.js';
-import type { Color } from './theme.js';
+import type { Color } from '../style/color.js';
 import type { StructTree, StructId } from './structure.js';
-import type { PageGeometry } from './theme.js';
+import type { PageGeometry } from '../style/page-geometry.js';
 import type { LinkTarget } from '../document/types.js';
-import type { Matrix, Stroke } from '../content/drawing.js';
+import type { Matrix } from '../drawing/matrix.js';
+import type { Stroke } from '../drawing/drawing.js';
 
 /**
  * What layout hands to painting: plain data, positioned in points from the page's top-left

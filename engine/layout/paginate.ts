@@ -1,7 +1,9 @@
 import { PageLimitError, throwIfAborted } from '../errors.js';
 import { shiftBoxItem } from './box-items.js';
 import { pairColumns, regionAt, type ColumnSettings, type CutPage, type Region } from './column-regions.js';
-import { METRICS, type PageGeometry, type Palette } from './theme.js';
+import { METRICS } from '../style/metrics.js';
+import type { PageGeometry } from '../style/page-geometry.js';
+import type { Palette } from '../style/palette.js';
 import { INFINITE_COST, type BoxItem, type Container, type VBox, type VLandscape, type VNode } from './vertical.js';
 
 export interface PaginateSettings {

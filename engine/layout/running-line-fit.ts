@@ -1,4 +1,4 @@
-import type { RUNNING_SLOTS } from '../design/running-lines.js';
+import type { RUNNING_SLOTS } from '../style/running-lines.js';
 
 type Slot = (typeof RUNNING_SLOTS)[number];
 export type SlotWidths = Record<Slot, number>;

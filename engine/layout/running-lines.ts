@@ -1,9 +1,9 @@
-import type { DesignSettings } from '../design/settings.js';
-import { formatPageNumber } from '../design/page-numbers.js';
-import { fillTemplate, RUNNING_SLOTS, type PlaceholderValues, type RunningLine } from '../design/running-lines.js';
+import type { DesignSettings } from '../style/design-settings.js';
+import { formatPageNumber } from '../style/page-numbers.js';
+import { fillTemplate, RUNNING_SLOTS, type PlaceholderValues, type RunningLine } from '../style/running-lines.js';
 import type { FrameItem, OutlineEntry } from './frame.js';
-import type { PageGeometry } from './theme.js';
-import { METRICS } from './theme.js';
+import type { PageGeometry } from '../style/page-geometry.js';
+import { METRICS } from '../style/metrics.js';
 import { labelWidth, placedLabel } from './blocks/label.js';
 import { shortened, slotLimits } from './running-line-fit.js';
 import { bodyLook } from './blocks/looks.js';

@@ -1,6 +1,7 @@
 import type { FrameItem } from './frame.js';
 import type { StructId } from './structure.js';
-import type { Color, PageGeometry } from './theme.js';
+import type { Color } from '../style/color.js';
+import type { PageGeometry } from '../style/page-geometry.js';
 
 /**
  * The vertical list a document becomes before pagination, after TeX's: boxes that cannot be

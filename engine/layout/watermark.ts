@@ -1,7 +1,7 @@
-import type { Matrix } from '../content/drawing.js';
+import type { Matrix } from '../drawing/matrix.js';
 import type { FontLibrary } from '../text/font-library.js';
 import type { PathItem } from './frame.js';
-import type { Color } from './theme.js';
+import type { Color } from '../style/color.js';
 
 /** The watermark spans this share of the page's diagonal, up to a largest size. */
 const DIAGONAL_SHARE = 0.6;

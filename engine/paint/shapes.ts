@@ -1,4 +1,4 @@
-import type { Color } from '../layout/theme.js';
+import type { Color } from '../style/color.js';
 import { num, rgb } from './pdf-values.js';
 
 /** Bézier control distance for a quarter circle. */

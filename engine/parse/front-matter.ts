@@ -1,6 +1,7 @@
 import { FrontMatterError, InvalidOptionError } from '../errors.js';
-import { THEMES, validateLanguage, type Theme } from '../options.js';
-import { readDesign, settingMessage, type DesignSettings, type SettingFailure } from '../design/settings.js';
+import { THEMES, type Theme } from '../style/theme.js';
+import { validateLanguage } from '../options.js';
+import { readDesign, settingMessage, type DesignSettings, type SettingFailure } from '../style/design-settings.js';
 
 /** The front matter keys Quire reads; every other key is ignored and never printed. */
 export interface FrontMatter extends Partial<DesignSettings> {

@@ -1,7 +1,5 @@
 import type { Blockquote, Root } from 'mdast';
-
-export const ALERT_KINDS = ['note', 'tip', 'important', 'warning', 'caution'] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
+import type { AlertKind } from '../style/alert-kinds.js';
 
 declare module 'mdast' {
   interface BlockquoteData {

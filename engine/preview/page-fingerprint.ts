@@ -6,7 +6,7 @@
  */
 import { createHash } from '../hash.js';
 import type { FrameItem, Page } from '../layout/frame.js';
-import type { Color } from '../layout/theme.js';
+import type { Color } from '../style/color.js';
 
 export function pageFingerprint(page: Page, pageColor: Color | null, pixelsPerPoint: number): string {
   const numbers = new NumberSink();

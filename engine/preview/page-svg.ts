@@ -5,7 +5,7 @@
  * with <use>), so resvg needs no fonts of its own.
  */
 import type { FrameItem, GlyphRunItem, Page, PathItem, RectItem } from '../layout/frame.js';
-import type { Color } from '../layout/theme.js';
+import type { Color } from '../style/color.js';
 import { fontLibrary } from '../text/font-library.js';
 import { glyphOutline } from './glyph-shapes.js';
 import { watermarkSvg } from './watermark-svg.js';

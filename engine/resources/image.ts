@@ -1,18 +1,15 @@
 import { RendererBoundError } from '../errors.js';
 import type { RendererBounds } from '../options.js';
-import type { Drawing } from '../content/drawing.js';
-
-export type RasterFormat = 'png' | 'jpeg';
+import type { Drawing } from '../drawing/drawing.js';
+import type { RasterFormat, RasterImage } from '../drawing/raster-image.js';
 
 /** An image ready to place: its pixels' size is known, its bytes untouched; or a vector drawing. */
 export type ImageResource =
-  | { kind: 'raster'; id: string; format: RasterFormat; bytes: Uint8Array; width: number; height: number }
+  | RasterImage
   /** An SVG image as vectors. */
   | { kind: 'vector'; id: string; drawing: Drawing }
   /** Lenient mode: drawn as a placeholder box with the alternative text. */
   | { kind: 'failed'; id: string; reason: string };
-
-export type RasterImage = ImageResource & { kind: 'raster' };
 
 export interface ImageInfo {
   format: RasterFormat;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as fontkit from 'fontkit';
 import { BUNDLED_FACES, type BundledFace, type FontStyle } from './font-catalog.js';
-import type { DocumentFonts } from '../design/settings.js';
+import type { DocumentFonts } from '../style/document-fonts.js';
 import { Face } from './face.js';
 import { covers, readCoverage } from './cmap-coverage.js';
 import { isJoinerOrSelector } from './letter-runs.js';

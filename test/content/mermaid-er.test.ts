@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { render, type Features } from '../../engine/index.js';
 import { renderMermaid } from '../../engine/content/mermaid/index.js';
 import { contrast, diagramColors, mix } from '../../engine/content/mermaid/colors.js';
-import { applyMatrix, type Drawing, type DrawingItem } from '../../engine/content/drawing.js';
+import { applyMatrix } from '../../engine/drawing/matrix.js';
+import type { Drawing, DrawingItem } from '../../engine/drawing/drawing.js';
 import { THEMES } from '../../engine/options.js';
 import { pdftotext } from '../support/pdf-tools.js';
 

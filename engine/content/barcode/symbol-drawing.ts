@@ -1,4 +1,5 @@
-import { IDENTITY, multiply, type Drawing } from '../drawing.js';
+import { IDENTITY, multiply } from '../../drawing/matrix.js';
+import type { Drawing } from '../../drawing/drawing.js';
 import { svgToDrawing } from '../svg/parse-svg.js';
 import { symbolSvg } from './bwip.js';
 import type { BarcodeRequest } from './syntax.js';

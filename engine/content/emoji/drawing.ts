@@ -1,4 +1,5 @@
-import { multiply, type Drawing } from '../drawing.js';
+import { multiply } from '../../drawing/matrix.js';
+import type { Drawing } from '../../drawing/drawing.js';
 import { svgToDrawing } from '../svg/parse-svg.js';
 import { TWEMOJI_GRID, twemojiKey, twemojiSvg } from './twemoji.js';
 

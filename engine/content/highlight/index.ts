@@ -1,5 +1,5 @@
 import type { HighlightedLine } from '../../document/types.js';
-import type { Theme } from '../../options.js';
+import type { Theme } from '../../style/theme.js';
 import { highlighterFor } from './languages.js';
 import { pieces } from './pieces.js';
 import { tokensOfHtml } from './tokens.js';

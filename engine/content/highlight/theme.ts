@@ -1,5 +1,5 @@
-import type { Theme } from '../../options.js';
-import type { Color } from '../../layout/theme.js';
+import type { Theme } from '../../style/theme.js';
+import type { Color } from '../../style/color.js';
 
 /** How one highlight.js scope is drawn; `color: null` is the code panel's own text colour. */
 export interface TokenStyle {

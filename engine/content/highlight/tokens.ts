@@ -1,5 +1,5 @@
 import type { HighlightedLine } from '../../document/types.js';
-import type { Theme } from '../../options.js';
+import type { Theme } from '../../style/theme.js';
 import { scopeStyle, type TokenStyle } from './theme.js';
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#x27;': "'" };

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import type { Theme } from '../../options.js';
+import type { Theme } from '../../style/theme.js';
 import type { ImageResource } from '../../resources/image.js';
 import { declarationList } from './css.js';
 

@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import type { Align, Marks } from '../../document/types.js';
-import type { Color } from '../../layout/theme.js';
+import type { Color } from '../../style/color.js';
 import { parseColor } from '../svg/css-values.js';
 import { declarationList, type SheetRules } from './css.js';
 

@@ -1,4 +1,4 @@
-import { drawingWeight } from '../drawing.js';
+import { drawingWeight } from '../../drawing/drawing.js';
 import type { ContentResult } from '../result.js';
 
 /** Formulas kept per process, and the path data they may hold together (characters). */

@@ -1,5 +1,6 @@
-import { METRICS, type Color } from '../../layout/theme.js';
-import type { Drawing } from '../drawing.js';
+import { METRICS } from '../../style/metrics.js';
+import type { Color } from '../../style/color.js';
+import type { Drawing } from '../../drawing/drawing.js';
 import { SvgError, svgToDrawing } from '../svg/parse-svg.js';
 import { MAX_NESTING, MAX_NODES } from './bounds.js';
 

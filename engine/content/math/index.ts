@@ -1,5 +1,5 @@
 import { QuireError, throwIfAborted } from '../../errors.js';
-import { palette } from '../../layout/theme.js';
+import { palette } from '../../style/palette.js';
 import type { ContentOptions, ContentResult } from '../result.js';
 import { SvgError } from '../svg/svg-error.js';
 import { checkNesting } from './bounds.js';

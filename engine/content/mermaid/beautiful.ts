@@ -1,4 +1,4 @@
-import type { Drawing } from '../drawing.js';
+import type { Drawing } from '../../drawing/drawing.js';
 import { svgToDrawing } from '../svg/parse-svg.js';
 import { checkCount, MAX_CHART_VALUES, MAX_GRAPH_ELEMENTS } from './bounds.js';
 import { cssColor, type DiagramColors } from './colors.js';

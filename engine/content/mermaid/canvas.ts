@@ -1,7 +1,8 @@
 import { RendererBoundError } from '../../errors.js';
-import type { Color } from '../../layout/theme.js';
+import type { Color } from '../../style/color.js';
 import { fontLibrary } from '../../text/font-library.js';
-import { IDENTITY, type Drawing, type DrawingItem, type Matrix, type Stroke } from '../drawing.js';
+import { IDENTITY, type Matrix } from '../../drawing/matrix.js';
+import type { Drawing, DrawingItem, Stroke } from '../../drawing/drawing.js';
 import type { FontStyle } from '../../text/font-catalog.js';
 import { REGULAR } from './measure.js';
 

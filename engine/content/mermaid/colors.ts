@@ -1,5 +1,6 @@
-import type { Theme } from '../../options.js';
-import { palette, type Color } from '../../layout/theme.js';
+import type { Theme } from '../../style/theme.js';
+import { palette } from '../../style/palette.js';
+import type { Color } from '../../style/color.js';
 
 /** The colours every diagram draws with, for one theme. */
 export interface DiagramColors {

@@ -1,4 +1,4 @@
-import type { Drawing } from '../drawing.js';
+import type { Drawing } from '../../drawing/drawing.js';
 import { Canvas, centredBaseline, n } from './canvas.js';
 import { mix, seriesColor, textOn, tintColor, type DiagramColors } from './colors.js';
 import { DAY, defaultAxisFormat, formatTime, ticks } from './gantt-time.js';

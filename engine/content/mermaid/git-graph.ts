@@ -1,4 +1,4 @@
-import type { Drawing } from '../drawing.js';
+import type { Drawing } from '../../drawing/drawing.js';
 import { Canvas, centredBaseline, n, roundedRect } from './canvas.js';
 import { mix, seriesColor, textOn, type DiagramColors } from './colors.js';
 import { parseGitGraph, type Commit, type GitGraph } from './git-graph-parse.js';

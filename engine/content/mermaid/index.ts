@@ -1,5 +1,5 @@
 import { QuireError, throwIfAborted } from '../../errors.js';
-import type { Drawing } from '../drawing.js';
+import type { Drawing } from '../../drawing/drawing.js';
 import type { ContentOptions, ContentResult } from '../result.js';
 import { checkSize } from './bounds.js';
 import { diagramColors, type DiagramColors } from './colors.js';

@@ -1,5 +1,5 @@
-import type { Color } from '../../layout/theme.js';
-import type { Drawing } from '../drawing.js';
+import type { Color } from '../../style/color.js';
+import type { Drawing } from '../../drawing/drawing.js';
 import { Canvas, centredBaseline, n } from './canvas.js';
 import { seriesColor, textOn, tintColor, type DiagramColors } from './colors.js';
 import { balancedRow } from './rows.js';

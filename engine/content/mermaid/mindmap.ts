@@ -1,6 +1,6 @@
-import type { Color } from '../../layout/theme.js';
+import type { Color } from '../../style/color.js';
 import type { FontStyle } from '../../text/font-catalog.js';
-import type { Drawing } from '../drawing.js';
+import type { Drawing } from '../../drawing/drawing.js';
 import { Canvas, n, roundedRect } from './canvas.js';
 import { seriesColor, textOn, tintColor, type DiagramColors } from './colors.js';
 import { REGULAR, SEMIBOLD, textWidth, wrapText } from './measure.js';

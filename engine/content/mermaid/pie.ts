@@ -1,4 +1,4 @@
-import type { Drawing } from '../drawing.js';
+import type { Drawing } from '../../drawing/drawing.js';
 import { Canvas, centredBaseline, n } from './canvas.js';
 import { seriesColor, textOn, type DiagramColors } from './colors.js';
 import { textWidth } from './measure.js';

@@ -1,4 +1,4 @@
-import type { Color } from '../../layout/theme.js';
+import type { Color } from '../../style/color.js';
 import { parseColor } from '../svg/css-values.js';
 import { unquote, type MermaidSource } from './source.js';
 import { MermaidSyntaxError } from './syntax-error.js';

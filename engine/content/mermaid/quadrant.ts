@@ -1,4 +1,4 @@
-import type { Drawing } from '../drawing.js';
+import type { Drawing } from '../../drawing/drawing.js';
 import { Canvas } from './canvas.js';
 import { mix, seriesColor, type DiagramColors } from './colors.js';
 import { SEMIBOLD, textWidth, wrapText } from './measure.js';

@@ -1,6 +1,6 @@
 import { SEMIBOLD } from './measure.js';
 import type { TextStyle } from './canvas.js';
-import type { Color } from '../../layout/theme.js';
+import type { Color } from '../../style/color.js';
 
 /** Type sizes in points for Quire's own diagrams, beside 10.5 pt body text. */
 export const TITLE_SIZE = 11.5;

@@ -1,4 +1,4 @@
-import type { Drawing } from '../drawing.js';
+import type { Drawing } from '../../drawing/drawing.js';
 import { Canvas } from './canvas.js';
 import { seriesColor, textOn, tintColor, type DiagramColors } from './colors.js';
 import { balancedRow } from './rows.js';

@@ -1,4 +1,4 @@
-import type { Color } from '../../layout/theme.js';
+import type { Color } from '../../style/color.js';
 
 /** A colour with its alpha, as CSS writes them. */
 export interface Rgba {

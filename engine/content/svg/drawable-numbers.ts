@@ -1,4 +1,4 @@
-import type { Drawing } from '../drawing.js';
+import type { Drawing } from '../../drawing/drawing.js';
 import { SvgError } from './svg-error.js';
 
 /** Beyond this magnitude a coordinate is no picture, and PDF writers refuse numbers from 1e21 on. */

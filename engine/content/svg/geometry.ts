@@ -1,4 +1,4 @@
-import { IDENTITY, multiply, type Matrix } from '../drawing.js';
+import { IDENTITY, multiply, type Matrix } from '../../drawing/matrix.js';
 
 const NUMBER = /-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/gi;
 

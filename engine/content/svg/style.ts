@@ -1,7 +1,7 @@
 import { parse as parseCss, generate, walk } from '../css-syntax.js';
 import { selectAll } from 'css-select';
 import type { Document, Element } from 'domhandler';
-import type { Color } from '../../layout/theme.js';
+import type { Color } from '../../style/color.js';
 import { parseColor, resolveVars, type Rgba } from './css-values.js';
 import { pushAll } from '../../push-all.js';
 

@@ -1,4 +1,4 @@
-import type { AlertKind } from '../../parse/github-alerts.js';
+import type { AlertKind } from '../../style/alert-kinds.js';
 
 /*
  * The icons GitHub draws beside its alerts' titles: Octicons info, light-bulb, report, alert and

@@ -1,8 +1,9 @@
 import { NO_MARKS, type Block } from '../../document/types.js';
-import type { AlertKind } from '../../parse/github-alerts.js';
+import type { AlertKind } from '../../style/alert-kinds.js';
 import type { PathItem } from '../frame.js';
 import type { StructId } from '../structure.js';
-import { METRICS, type Color } from '../theme.js';
+import { METRICS } from '../../style/metrics.js';
+import type { Color } from '../../style/color.js';
 import { box, container, glue, INFINITE_COST, penalty, type BlockNodes, type VBox } from '../vertical.js';
 import { indented, type BlockFrame, type LayoutContext } from './context.js';
 import { ALERT_ICONS, OCTICON_GRID } from './alert-icons.js';

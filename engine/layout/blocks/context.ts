@@ -1,7 +1,8 @@
 import type { FontLibrary } from '../../text/font-library.js';
 import type { Hyphenator } from '../../text/hyphenation.js';
 import { Tagger, type StructId } from '../structure.js';
-import type { PageGeometry, Palette } from '../theme.js';
+import type { PageGeometry } from '../../style/page-geometry.js';
+import type { Palette } from '../../style/palette.js';
 import type { Container } from '../vertical.js';
 import type { TextLook } from './text-block.js';
 import type { Appendix } from '../appendix.js';

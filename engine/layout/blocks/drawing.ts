@@ -1,6 +1,6 @@
 import { NO_MARKS, type Block } from '../../document/types.js';
 import { drawingItems } from '../drawing-items.js';
-import { METRICS } from '../theme.js';
+import { METRICS } from '../../style/metrics.js';
 import { box, figureNodes, type BlockNodes, type VBox } from '../vertical.js';
 import { mayFloat, type BlockFrame, type LayoutContext } from './context.js';
 import { smallLook } from './looks.js';

@@ -1,6 +1,6 @@
 import { NO_MARKS, type Block } from '../../document/types.js';
 import { shiftBoxItem, stackBoxes } from '../box-items.js';
-import { METRICS } from '../theme.js';
+import { METRICS } from '../../style/metrics.js';
 import { box, figureNodes, type BlockNodes, type BoxItem, type VBox } from '../vertical.js';
 import { mayFloat, type BlockFrame, type LayoutContext } from './context.js';
 import { POINTS_PER_PIXEL } from '../inline/objects.js';

@@ -1,6 +1,6 @@
 import type { Block } from '../../document/types.js';
 import { stackBoxes } from '../box-items.js';
-import { METRICS } from '../theme.js';
+import { METRICS } from '../../style/metrics.js';
 import { box, INFINITE_COST, penalty, type BlockNodes } from '../vertical.js';
 import type { BlockFrame, LayoutContext } from './context.js';
 import { headingLook } from './looks.js';

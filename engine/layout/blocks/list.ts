@@ -1,7 +1,7 @@
 import type { Block, ListItem } from '../../document/types.js';
 import type { FrameItem } from '../frame.js';
 import type { StructId } from '../structure.js';
-import { METRICS } from '../theme.js';
+import { METRICS } from '../../style/metrics.js';
 import { box, firstBox, glue, type BlockNodes, type VNode } from '../vertical.js';
 import { indented, type BlockFrame, type LayoutContext } from './context.js';
 import { holdsOnlyDestinations, layoutBlocks } from './index.js';

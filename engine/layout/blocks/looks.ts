@@ -1,5 +1,6 @@
 import type { HeadingLevel } from '../../document/types.js';
-import { METRICS, type Palette } from '../theme.js';
+import { METRICS } from '../../style/metrics.js';
+import type { Palette } from '../../style/palette.js';
 import type { TextLook } from './text-block.js';
 
 /** The text looks of the default theme, in one place. */

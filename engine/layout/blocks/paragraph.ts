@@ -1,6 +1,6 @@
 import type { Align, Block } from '../../document/types.js';
 import type { Alignment } from '../inline/paragraph.js';
-import { METRICS } from '../theme.js';
+import { METRICS } from '../../style/metrics.js';
 import { linesToNodes, type BlockNodes } from '../vertical.js';
 import type { BlockFrame, LayoutContext } from './context.js';
 import { textLines } from './text-block.js';

@@ -1,5 +1,5 @@
 import type { Block } from '../../document/types.js';
-import { METRICS } from '../theme.js';
+import { METRICS } from '../../style/metrics.js';
 import { container, type BlockNodes } from '../vertical.js';
 import { indented, type BlockFrame, type LayoutContext } from './context.js';
 import { layoutBlocks } from './index.js';

@@ -1,4 +1,4 @@
-import { METRICS } from '../theme.js';
+import { METRICS } from '../../style/metrics.js';
 import { box, type BlockNodes } from '../vertical.js';
 import type { BlockFrame, LayoutContext } from './context.js';
 

@@ -3,7 +3,7 @@ import type { FontStyle } from '../../text/font-catalog.js';
 import type { FeatureSet } from '../../text/face.js';
 import { layoutParagraph, measureParagraph, type Alignment, type LaidLine, type ParagraphEnv, type ParagraphMeasure, type ParagraphSettings } from '../inline/paragraph.js';
 import type { StructId } from '../structure.js';
-import type { Color } from '../theme.js';
+import type { Color } from '../../style/color.js';
 import { box, type VBox } from '../vertical.js';
 import { untagged, type BlockFrame, type LayoutContext } from './context.js';
 

@@ -1,5 +1,5 @@
 import type { Block, Inline } from '../../document/types.js';
-import { METRICS } from '../theme.js';
+import { METRICS } from '../../style/metrics.js';
 import { box, INFINITE_COST, penalty, type BlockNodes, type BoxItem, type VBox, type VNode } from '../vertical.js';
 import type { ImageResource } from '../../resources/image.js';
 import { POINTS_PER_PIXEL } from '../inline/objects.js';

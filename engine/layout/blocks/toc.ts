@@ -1,7 +1,7 @@
 import { NO_MARKS, type Block, type HeadingLevel, type TocEntry } from '../../document/types.js';
 import { shiftBoxItem } from '../box-items.js';
 import type { GlyphRunItem } from '../frame.js';
-import { METRICS } from '../theme.js';
+import { METRICS } from '../../style/metrics.js';
 import { glue, INFINITE_COST, penalty, type BlockNodes, type VNode } from '../vertical.js';
 import type { BlockFrame, LayoutContext } from './context.js';
 import { headingLook } from './looks.js';

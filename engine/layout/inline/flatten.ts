@@ -1,7 +1,7 @@
 import { NO_MARKS, type Inline, type Link } from '../../document/types.js';
 import type { InlineObject } from './objects.js';
 import type { Tagger, StructId } from '../structure.js';
-import type { Palette } from '../theme.js';
+import type { Palette } from '../../style/palette.js';
 import { styleFor, type BaseStyle, type RunStyle, type StyleTags } from './run-style.js';
 
 /** A stretch of the paragraph's text in one style, or one embedded object. */

@@ -1,6 +1,6 @@
 import { reorderRuns } from '../../text/bidi.js';
 import type { FrameItem, GlyphRunItem, PlacedGlyph } from '../frame.js';
-import type { Palette } from '../theme.js';
+import type { Palette } from '../../style/palette.js';
 import type { FontLibrary } from '../../text/font-library.js';
 import type { Tagger } from '../structure.js';
 import { drawObject } from './objects.js';

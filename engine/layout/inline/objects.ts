@@ -1,11 +1,12 @@
-import type { Drawing } from '../../content/drawing.js';
+import type { Drawing } from '../../drawing/drawing.js';
 import type { DrawingRole } from '../../document/types.js';
 import type { ImageResource } from '../../resources/image.js';
 import type { FontLibrary } from '../../text/font-library.js';
 import { drawingItems } from '../drawing-items.js';
 import type { FrameItem } from '../frame.js';
 import type { Tagger } from '../structure.js';
-import { METRICS, type Palette } from '../theme.js';
+import { METRICS } from '../../style/metrics.js';
+import type { Palette } from '../../style/palette.js';
 import type { RunStyle } from './run-style.js';
 
 /** Something set in a line like a character: an image, a formula, an emoji. */

@@ -5,7 +5,7 @@ import { destination, type FrameItem } from '../frame.js';
 import { breakLines, FIT_EPSILON, INFINITE_PENALTY, type KpBreak, type KpNode } from '../knuth-plass.js';
 import { cutToWidth, type CutSettings } from './emergency-cuts.js';
 import type { StructId, Tagger } from '../structure.js';
-import type { Palette } from '../theme.js';
+import type { Palette } from '../../style/palette.js';
 import { flattenInlines, type FlatAnchor } from './flatten.js';
 import { drawLine, type LineEntry, type LineSettings } from './line-items.js';
 import type { BaseStyle } from './run-style.js';

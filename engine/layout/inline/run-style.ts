@@ -2,7 +2,9 @@ import type { Link, Marks } from '../../document/types.js';
 import type { FeatureSet } from '../../text/face.js';
 import type { FontStyle } from '../../text/font-catalog.js';
 import type { StructId } from '../structure.js';
-import { METRICS, type Color, type Palette } from '../theme.js';
+import { METRICS } from '../../style/metrics.js';
+import type { Color } from '../../style/color.js';
+import type { Palette } from '../../style/palette.js';
 
 /** How one stretch of inline content is drawn. */
 export interface RunStyle {

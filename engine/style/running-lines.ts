@@ -1,4 +1,4 @@
-import type { SettingFailure } from './failure.js';
+import type { SettingFailure } from './setting-failure.js';
 
 /** A header or footer: a template for each third of the line, or nothing there. */
 export interface RunningLine {

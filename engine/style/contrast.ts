@@ -1,29 +1,15 @@
-/** An sRGB colour as three 0–255 channels. */
-export type Rgb = readonly [number, number, number];
+import type { Color } from './color.js';
 
 /** WCAG 2's AA contrast for body-sized text. */
 export const LEAST_CONTRAST = 4.5;
 
-/** `#rgb` or `#rrggbb` (the `#` may be left out); null when it is neither. */
-export function parseHexColor(value: unknown): Rgb | null {
-  if (typeof value !== 'string') return null;
-  const match = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value.trim());
-  if (!match) return null;
-  const hex = match[1]!.length === 3 ? [...match[1]!].map((digit) => digit + digit).join('') : match[1]!;
-  return [0, 2, 4].map((at) => parseInt(hex.slice(at, at + 2), 16)) as unknown as Rgb;
-}
-
-export function hexOf(color: Rgb): string {
-  return `#${color.map((channel) => channel.toString(16).padStart(2, '0')).join('')}`;
-}
-
 /** WCAG 2's contrast ratio of two colours, from 1 to 21. */
-export function contrastRatio(a: Rgb, b: Rgb): number {
+export function contrastRatio(a: Color, b: Color): number {
   const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
   return (light + 0.05) / (dark + 0.05);
 }
 
-function luminance(color: Rgb): number {
+function luminance(color: Color): number {
   const [r, g, b] = color.map((channel) => {
     const value = channel / 255;
     return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
@@ -36,11 +22,11 @@ function luminance(color: Rgb): number {
  * toward black (on a light page) or white (on a dark one) in small steps, keeping its hue, until
  * it reaches AA contrast.
  */
-export function readableOn(accent: Rgb, background: Rgb): Rgb {
+export function readableOn(accent: Color, background: Color): Color {
   if (contrastRatio(accent, background) >= LEAST_CONTRAST) return accent;
   const toward = luminance(background) > 0.5 ? 0 : 255;
   for (let step = 1; step <= 20; step++) {
-    const mixed = accent.map((channel) => Math.round(channel + ((toward - channel) * step) / 20)) as unknown as Rgb;
+    const mixed = accent.map((channel) => Math.round(channel + ((toward - channel) * step) / 20)) as unknown as Color;
     if (contrastRatio(mixed, background) >= LEAST_CONTRAST) return mixed;
   }
   return [toward, toward, toward];

@@ -1,19 +1,19 @@
 import { parseLength } from './lengths.js';
-import { parseHexColor, type Rgb } from './contrast.js';
+import { parseHexColor, type Color } from './color.js';
 import { NAMED_PAPERS, parsePaper, sheetSize, type PaperSize } from './paper.js';
 import { PAGE_NUMBER_STYLES, type PageNumberStyle } from './page-numbers.js';
 import { DEFAULT_FOOTER, NO_LINE, readRunningLine, type RunningLine } from './running-lines.js';
 import { parseMargins, MARGINS_EXPECTED, type Margins } from './margins.js';
-import { FONTS_EXPECTED, parseFonts, type DocumentFonts } from './fonts.js';
-import type { SettingFailure } from './failure.js';
+import { FONTS_EXPECTED, parseFonts, type DocumentFonts } from './document-fonts.js';
+import type { SettingFailure } from './setting-failure.js';
 import { COLUMNS_EXPECTED, DEFAULT_COLUMN_GAP, parseColumns, type Columns } from './columns.js';
 
 export type Orientation = 'portrait' | 'landscape';
-export type { DocumentFonts, FontFamily } from './fonts.js';
+export type { DocumentFonts, FontFamily } from './document-fonts.js';
 export type { Margins } from './margins.js';
 export type { Columns } from './columns.js';
-export type { SettingFailure } from './failure.js';
-export { settingMessage } from './failure.js';
+export type { SettingFailure } from './setting-failure.js';
+export { settingMessage } from './setting-failure.js';
 
 
 /**
@@ -43,7 +43,7 @@ export interface DesignSettings {
   /** The bundled families of the text and the headings. */
   fonts: DocumentFonts;
   /** Links and headings in this colour (made readable on the page if it is not). Null: the theme's. */
-  accent: Rgb | null;
+  accent: Color | null;
 }
 
 /** The theme's body size (TYPOGRAPHY.md: 10.5 pt on 14.5 pt leading). */
