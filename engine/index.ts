@@ -8,6 +8,7 @@ import { layOutSources, type Source } from './lay-out.js';
 import type { RenderOptions } from './options.js';
 import { paintDocument } from './paint/document.js';
 import type { PhaseTimings } from './phase-clock.js';
+import type { RenderCache } from './render-cache.js';
 import { noLoader, type ResourceLoader } from './resources/loader.js';
 import type { ResourceOutcome } from './resources/outcome.js';
 
@@ -23,7 +24,17 @@ export interface RenderResult {
   language: string | undefined;
 }
 
-export async function render(markdown: string, options: RenderOptions = {}): Promise<RenderResult> {
+/**
+ * The options of one render, and the cache kept between renders of a document as it is edited
+ * (so each redoes only what changed). The cache is composed here, at the top: every stage below
+ * takes the options alone, or the one cache it uses.
+ */
+export interface RenderCallOptions extends RenderOptions {
+  cache?: RenderCache;
+}
+
+/** Renders on the caller's thread: the event loop waits for the whole render. */
+export async function render(markdown: string, options: RenderCallOptions = {}): Promise<RenderResult> {
   return renderSources([{ markdown, path: null, loader: options.loader ?? noLoader }], options);
 }
 
@@ -44,12 +55,12 @@ export interface MarkdownFile {
  * its own (its title, first H1 or path), names its headings and anchors for itself, and links to
  * the others by their paths. The first file's front matter speaks for the whole document.
  */
-export async function renderFiles(files: readonly MarkdownFile[], options: RenderOptions = {}): Promise<RenderResult> {
+export async function renderFiles(files: readonly MarkdownFile[], options: RenderCallOptions = {}): Promise<RenderResult> {
   if (files.length === 0) throw new EmptyDocumentError();
   return renderSources(files.map((file) => ({ markdown: file.markdown, path: file.path, loader: file.loader ?? options.loader ?? noLoader })), options);
 }
 
-async function renderSources(sources: readonly Source[], options: RenderOptions): Promise<RenderResult> {
+async function renderSources(sources: readonly Source[], options: RenderCallOptions): Promise<RenderResult> {
   const { document, laidOut, clock } = await layOutSources(sources, options, options.cache);
   const pdf = await paintDocument(laidOut, { signal: options.limits?.signal, ...(options.cache && { streams: options.cache.streams, splitImages: options.cache.splitImages }) });
   clock.mark('serialize');

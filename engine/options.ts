@@ -1,6 +1,5 @@
 import { InvalidOptionError } from './errors.js';
 import type { ResourceLoader } from './resources/loader.js';
-import type { RenderCache } from './render-cache.js';
 import { THEMES, type Theme } from './style/theme.js';
 
 export { THEMES, type Theme };
@@ -110,8 +109,6 @@ export interface RenderOptions {
    * unknown keys are ignored; a bad value throws InvalidOptionError naming `design.<key>`.
    */
   design?: Readonly<Record<string, unknown>>;
-  /** Kept between renders of a document as it is edited, so each redoes only what changed. */
-  cache?: RenderCache;
 }
 
 export const MAX_LANGUAGE_LENGTH = 63;
