@@ -33,8 +33,9 @@ export function pageSvg(page: Page, pageColor: Color | null, pixels: PixelRows, 
   const { zoom, top, rows } = pixels;
   const glyphs = new GlyphDefs();
   const body: string[] = [`<rect width="${n(page.width)}" height="${n(page.height)}" fill="${hex(pageColor ?? WHITE)}"/>`];
+  const draw = tooDense(items) ? greekedSvg : (item: FrameItem) => itemSvg(item, glyphs);
   for (const item of items) {
-    const drawn = itemSvg(item, glyphs);
+    const drawn = draw(item);
     if (drawn) body.push(drawn);
   }
   body.push(watermarkSvg(page.width, page.height, pageColor !== null && luminance(pageColor) < 0.5));
@@ -45,6 +46,44 @@ export function pageSvg(page: Page, pageColor: Color | null, pixels: PixelRows, 
     `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${columns}" height="${rows}" viewBox="0 ${top / zoom} ${columns / zoom} ${rows / zoom}">` +
     `<defs>${glyphs.defs()}</defs>${body.join('')}</svg>`
   );
+}
+
+/**
+ * The most glyphs, shapes and images one page's picture draws in full. resvg's memory grows with
+ * the SVG's elements (a poster-sized page set in 8-point type holds half a million glyphs: over a
+ * gigabyte), and a dense A4 page holds under 10,000; past this, the page is drawn greeked.
+ */
+export const MOST_DRAWN_ITEMS = 60_000;
+
+/** Whether the items are more than a picture draws in full (each glyph of a run counted). */
+export function tooDense(items: readonly FrameItem[]): boolean {
+  let count = 0;
+  for (const item of items) {
+    count += item.kind === 'glyphs' ? item.glyphs.length : 1;
+    if (count > MOST_DRAWN_ITEMS) return true;
+  }
+  return false;
+}
+
+/**
+ * An item as a typesetter's greeked proof shows it, a few elements whatever its size: a run of
+ * text as a bar of its colour along its baseline, an image as a grey box, rules and boxes as
+ * they are; vector shapes are left out.
+ */
+function greekedSvg(item: FrameItem): string | null {
+  switch (item.kind) {
+    case 'glyphs': {
+      if (item.invisible) return null;
+      const width = item.glyphs.reduce((sum, glyph) => sum + glyph.advance, 0);
+      return `<rect x="${n(item.x)}" y="${n(item.y - item.size * 0.5)}" width="${n(width)}" height="${n(item.size * 0.45)}" fill="${hex(item.color)}" fill-opacity="0.45"/>`;
+    }
+    case 'image':
+      return `<rect x="${n(item.x)}" y="${n(item.y)}" width="${n(item.width)}" height="${n(item.height)}" fill="#c8c8c8"/>`;
+    case 'path':
+      return null;
+    default:
+      return itemSvg(item, new GlyphDefs());
+  }
 }
 
 function itemSvg(item: FrameItem, glyphs: GlyphDefs): string | null {

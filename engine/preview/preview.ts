@@ -19,7 +19,7 @@ import { noLoader } from '../resources/loader.js';
 import { pageFingerprint } from './page-fingerprint.js';
 import { changedBand, itemsInking, pageInk, type Band, type PageInk } from './page-ink.js';
 import { pageLines, type PageLine } from './page-lines.js';
-import { pageSvg, wholePage, type PixelRows } from './page-svg.js';
+import { pageSvg, tooDense, wholePage, type PixelRows } from './page-svg.js';
 import { RecentlyUsed } from '../recently-used.js';
 
 export interface PreviewOptions extends RenderOptions {
@@ -89,6 +89,7 @@ export async function renderPreview(markdown: string, options: PreviewOptions = 
   const hashes = laidOut.pages.map((page, index) => pageFingerprint(page, laidOut.pageColor, zooms[index]!));
   const toDraw = pagesToDraw(hashes, known, options.focusPage ?? 0);
   const shown = options.shownPages ?? [];
+  const warnings = [...document.warnings, ...laidOut.warnings];
   const pages: PreviewPage[] = laidOut.pages.map((page, index) => {
     throwIfAborted(options.limits?.signal);
     const hash = hashes[index]!;
@@ -101,12 +102,13 @@ export async function renderPreview(markdown: string, options: PreviewOptions = 
     const changed = earlier && changedBand(earlier, ink);
     const rows = changed ? bandRows(changed, zoom) : wholePage(page, zoom);
     const items = changed ? itemsInking(page, ink, { top: rows.top / zoom, bottom: (rows.top + rows.rows) / zoom }) : page.items;
+    if (tooDense(items)) warnings.push(`page ${index + 1} holds too much to preview in full: its text is drawn as bars (the PDF is complete)`);
     const png = rasterise(Resvg, pageSvg(page, laidOut.pageColor, rows, items));
     const band = changed ? { base: base!, top: rows.top / zoom, height: rows.rows / zoom } : null;
     return { hash, width: page.width, height: page.height, png, band, lines: pageLines(page) };
   });
   clock.mark('serialize');
-  return { pages, warnings: [...document.warnings, ...laidOut.warnings], timings: clock.timings() };
+  return { pages, warnings, timings: clock.timings() };
 }
 
 /** The asked pixels per point, or fewer where the page would pass MOST_PAGE_PIXELS. */

@@ -41,10 +41,9 @@ export async function previewDocument(deps: RenderDeps, incoming: IncomingPrevie
   });
   const { account, limits, request } = admitted;
   const counted = admitted.preview!;
-  const releaseSlot = await takeSlot(deps.store, account, limits).catch(async (error: unknown) => {
-    await counted.giveBack();
-    throw error;
-  });
+  // Refused here, the preview stays counted: its body has been read and measured, and a refusal
+  // given back would let a client whose slot is busy send previews without end.
+  const releaseSlot = await takeSlot(deps.store, account, limits);
   try {
     const budgets = renderBudgets(admitted, deps.deployment, await hasDocumentsLeft(deps.store, account.id));
     const result = await deps.pool.run(

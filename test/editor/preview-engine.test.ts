@@ -11,7 +11,7 @@ import { PNG } from 'pngjs';
 import { folderLoader, renderPreview, type ResourceLoader } from '../../engine/index.js';
 import { layOutSources } from '../../engine/lay-out.js';
 import { pageFingerprint } from '../../engine/preview/page-fingerprint.js';
-import { DRAWN_AROUND, type PreviewPage } from '../../engine/preview/preview.js';
+import { DRAWN_AROUND, MOST_PAGE_PIXELS, type PreviewPage } from '../../engine/preview/preview.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 const ZOOM = 1.5;
@@ -153,3 +153,22 @@ function difference(a: PNG, b: PNG): { differing: number; most: number } {
   }
   return { differing: differing / 4, most };
 }
+
+describe('what a preview draws of a very large page', () => {
+  it('should draw a poster-sized page within its pixel budget, and a page too dense to draw in full greeked, with a warning', async () => {
+    const words = 'Words set small on a very large sheet, again and again. '.repeat(1800);
+    const markdown = `---\npaper: [60in, 60in]\nmargin: 1in\n---\n\n# Poster\n\n${words}`;
+    const { pages, warnings } = await renderPreview(markdown, { resources: 'lenient' });
+    assert.equal(pages.length, 1);
+    const png = PNG.sync.read(Buffer.from(pages[0]!.png!));
+    assert.ok(png.width * png.height <= MOST_PAGE_PIXELS * 1.01, `${png.width} × ${png.height}`);
+    assert.ok(Math.abs(png.width / png.height - 1) < 0.01, 'drawn at one scale both ways');
+    assert.match(warnings.join('\n'), /page 1 holds too much to preview in full/);
+    // Greeked, the text still inks the page: its bars are there.
+    let inked = 0;
+    for (let i = 0; i < png.data.length; i += 4) if (png.data[i]! < 200) inked += 1;
+    assert.ok(inked > (png.width * png.height) / 50, `${inked} inked pixels`);
+    const small = await renderPreview('---\npaper: [60in, 60in]\n---\n\n# Poster\n\nA few words.', { resources: 'lenient' });
+    assert.doesNotMatch(small.warnings.join('\n'), /too much to preview/);
+  });
+});
