@@ -6,6 +6,9 @@ import { CliError } from './cli-error.js';
 
 type Command = (args: string[]) => Promise<void>;
 
+/** How long a failed command may take to finish closing before the process leaves regardless. */
+const FAILED_EXIT_GRACE_MS = 2_000;
+
 const COMMANDS: Record<string, () => Promise<Command>> = {
   render: async () => (await import('./render-command.js')).renderCommand,
   serve: async () => (await import('./serve-command.js')).serveCommand,
@@ -55,4 +58,8 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`quire: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = error instanceof CliError ? error.exitCode : 1;
+  // A failed command has nothing left to do: should a handle it opened still hold the event loop
+  // (a socket, a worker thread), a supervisor would see it running. The commands close what they
+  // opened; this is the backstop, and does not delay an exit that happens anyway (unref).
+  setTimeout(() => process.exit(), FAILED_EXIT_GRACE_MS).unref();
 });

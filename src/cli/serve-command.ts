@@ -5,13 +5,13 @@
  */
 import { createApp, createOperatorApp } from '../http/app.js';
 import { startServer, type RunningServer } from '../http/server.js';
-import { stderrLog } from '../log.js';
+import { stderrLog, type Log } from '../log.js';
 import { ServiceMetrics } from '../observability/metrics.js';
 import { IDEMPOTENCY_LIFETIME_MS } from '../render/idempotency.js';
-import { keepLeases } from '../store/lease-keeper.js';
+import { keepLeases, type LeaseKeeper } from '../store/lease-keeper.js';
 import { CliError } from './cli-error.js';
 import { parseFlags } from './parse-flags.js';
-import { openServiceParts } from './service-parts.js';
+import { closeOpened, openServiceParts, type ServiceParts } from './service-parts.js';
 
 const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
 
@@ -28,20 +28,8 @@ export async function serveCommand(args: string[]): Promise<void> {
   const log = stderrLog;
 
   const parts = await openServiceParts(values.db, log);
-  const { store, pool, config: deployment } = parts;
-  // Work of stopped instances (this one's last run among them) whose leases have expired.
-  const recovered = await store.recoverExpired();
-  const leases = keepLeases(store, parts.holder, log);
-  const metrics = new ServiceMetrics(pool);
-  const app = createApp({ ...parts, metrics, operatorPaths: operatorPort === undefined });
-  const server = await startServer(app, pool, { port, hostname, log });
-  let operator: RunningServer | undefined;
-  if (operatorPort !== undefined) {
-    const operatorHost = process.env.QUIRE_OPERATOR_HOST || '127.0.0.1';
-    operator = await startServer(createOperatorApp({ store, pool, metrics, log }), pool, { port: operatorPort, hostname: operatorHost, log });
-    log({ event: 'operator_listening', host: operatorHost, port: operator.port });
-  }
-  log({ event: 'listening', host: hostname, port: server.port, db: parts.database, workers: deployment.workers, upload: deployment.upload, recovered });
+  const { store, config: deployment } = parts;
+  const { server, operator, leases } = await listen(parts, { port, hostname, operatorPort }, log);
 
   const maintenance = setInterval(() => {
     store.maintain(IDEMPOTENCY_LIFETIME_MS).catch((error: Error) => log({ event: 'maintenance_failed', error: error.message }));
@@ -61,6 +49,42 @@ export async function serveCommand(args: string[]): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * Recovers expired work, keeps this instance's leases and listens. A refusal on the way (a port
+ * taken, the database gone) closes everything opened so far — workers, connections, timers —
+ * before it is thrown: any of them would keep the process running, listening nowhere.
+ */
+async function listen(
+  parts: ServiceParts,
+  settings: { port: number; hostname: string; operatorPort: number | undefined },
+  log: Log,
+): Promise<{ server: RunningServer; operator: RunningServer | undefined; leases: LeaseKeeper }> {
+  const { store, pool, config: deployment } = parts;
+  let leases: LeaseKeeper | undefined;
+  let server: RunningServer | undefined;
+  try {
+    // Work of stopped instances (this one's last run among them) whose leases have expired.
+    const recovered = await store.recoverExpired();
+    leases = keepLeases(store, parts.holder, log);
+    const metrics = new ServiceMetrics(pool);
+    const app = createApp({ ...parts, metrics, operatorPaths: settings.operatorPort === undefined });
+    server = await startServer(app, pool, { port: settings.port, hostname: settings.hostname, log });
+    let operator: RunningServer | undefined;
+    if (settings.operatorPort !== undefined) {
+      const operatorHost = process.env.QUIRE_OPERATOR_HOST || '127.0.0.1';
+      operator = await startServer(createOperatorApp({ store, pool, metrics, log }), pool, { port: settings.operatorPort, hostname: operatorHost, log });
+      log({ event: 'operator_listening', host: operatorHost, port: operator.port });
+    }
+    log({ event: 'listening', host: settings.hostname, port: server.port, db: parts.database, workers: deployment.workers, upload: deployment.upload, recovered });
+    return { server, operator, leases };
+  } catch (error) {
+    await server?.close(0);
+    await leases?.stop();
+    await closeOpened(parts);
+    throw error;
+  }
 }
 
 function portNumber(value: string): number {

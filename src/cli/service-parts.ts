@@ -9,7 +9,8 @@ import type { Log } from '../log.js';
 import { networkUploader } from '../net/network-uploader.js';
 import { sealerFromEnv } from '../seal/sealer-from-env.js';
 import type { LeaseHolder } from '../store/leases.js';
-import { describeLocation, storeOptionsFromEnv, StoreSettingError } from '../store/open-store.js';
+import { describeLocation, storeOptionsFromEnv, StoreSettingError, type StoreLocation } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
 import { RenderPool } from '../workers/pool.js';
 import { databaseLocation, openDatabase } from './admin-store.js';
 import { CliError } from './cli-error.js';
@@ -29,13 +30,33 @@ export async function openServiceParts(dbFlag: string | undefined, log: Log): Pr
     ...storeOptions,
     onIdleError: (error) => log({ event: 'database_connection_lost', error: error.message }),
   });
-  const pool = new RenderPool({
-    size: deployment.workers,
-    queueLimit: deployment.queueLimit,
-    memoryMb: deployment.workerMemoryMb,
-    net: deployment.net,
-    log,
-  });
+  let pool: RenderPool | undefined;
+  try {
+    pool = new RenderPool({
+      size: deployment.workers,
+      queueLimit: deployment.queueLimit,
+      memoryMb: deployment.workerMemoryMb,
+      net: deployment.net,
+      log,
+    });
+    return assemble(store, pool, deployment, location, storeOptions.holder, log);
+  } catch (error) {
+    await closeOpened({ store, pool });
+    throw error;
+  }
+}
+
+/**
+ * Closes what a start that failed had opened: its workers are threads and its database
+ * connections sockets, either of which would keep the process alive, listening nowhere, after
+ * the error was printed.
+ */
+export async function closeOpened(parts: { store: Store; pool?: RenderPool | undefined }): Promise<void> {
+  await parts.pool?.close(0).catch(() => {});
+  await parts.store.close().catch(() => {});
+}
+
+function assemble(store: Store, pool: RenderPool, deployment: Deployment, location: StoreLocation, holder: LeaseHolder, log: Log): ServiceParts {
   if (deployment.net.allowLoopback) {
     log({
       event: 'warning',
@@ -54,7 +75,7 @@ export async function openServiceParts(dbFlag: string | undefined, log: Log): Pr
     sealer,
     ...(uploader && { uploader }),
     database: describeLocation(location),
-    holder: storeOptions.holder,
+    holder,
   };
 }
 

@@ -2,11 +2,12 @@ import { STATUS_CODES } from 'node:http';
 import { internalError, quotaUnavailable, ServiceError } from '../service-error.js';
 import type { Log } from '../log.js';
 import { noteFacts } from '../observability/request-facts.js';
-import { StoreUnavailableError } from '../store/store.js';
+import { LeaseLostError, StoreUnavailableError } from '../store/store.js';
 
 /**
  * The one place an error becomes a response: the SPEC error body for a ServiceError; a store
- * failure is 503 `quota_unavailable`; anything else a bare 500 `internal_error`. Details of the
+ * failure, or a charge refused because this instance's lease was lost, is 503
+ * `quota_unavailable`; anything else a bare 500 `internal_error`. Details of the
  * last two go to the log, never to the client.
  */
 export function errorResponse(error: unknown, log: Log): Response {
@@ -50,6 +51,8 @@ export function errorBody(error: ServiceError): { code: string; error: string } 
 export function toServiceError(error: unknown): ServiceError {
   if (error instanceof ServiceError) return error;
   if (error instanceof StoreUnavailableError) return quotaUnavailable();
+  // Late work of an instance that stalled past its lease: refused, the PDF withheld, nothing counted.
+  if (error instanceof LeaseLostError) return quotaUnavailable();
   return internalError();
 }
 

@@ -3,8 +3,34 @@
  * how long they took, the render queue and workers, and documents charged or returned. Labels
  * carry no account, key or document: nothing here identifies a customer.
  */
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RenderPool } from '../workers/pool.js';
+
+/** How often the event loop's delay is sampled: a timer this often, cheap beside a render. */
+const LOOP_RESOLUTION_MS = 10;
+let loopDelay: IntervalHistogram | undefined;
+
+/** One sampler per process, however many registries read it; it does not keep the process alive. */
+function loopSampler(): IntervalHistogram {
+  if (!loopDelay) {
+    loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+    loopDelay.enable();
+  }
+  return loopDelay;
+}
+
+/**
+ * The longest the event loop was late since the previous scrape, in seconds: a main thread held
+ * by synchronous work (a large JSON body, a slow SQLite statement) delays every request and the
+ * lease renewals with it. The sampler records whole intervals between its ticks, so the tick
+ * itself is taken off.
+ */
+function loopLagSinceLastScrape(sampler: IntervalHistogram): number {
+  const lateMs = sampler.count > 0 ? sampler.max / 1e6 - LOOP_RESOLUTION_MS : 0;
+  sampler.reset();
+  return Math.max(0, lateMs) / 1000;
+}
 
 export type FrontEnd = 'api' | 'mcp' | 'editor';
 
@@ -18,6 +44,8 @@ export class ServiceMetrics {
 
   constructor(pool: RenderPool) {
     const registers = [this.registry];
+    // Sampling starts with the service, not at the first scrape.
+    const sampler = loopSampler();
     collectDefaultMetrics({ register: this.registry, prefix: 'quire_' });
     this.renders = new Counter({
       name: 'quire_renders_total',
@@ -45,6 +73,14 @@ export class ServiceMetrics {
       labelNames: ['operation'],
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5],
       registers,
+    });
+    new Gauge({
+      name: 'quire_event_loop_lag_seconds',
+      help: 'Longest delay of the main event loop since the previous scrape (monitorEventLoopDelay, sampled every 10 ms).',
+      registers,
+      collect() {
+        this.set(loopLagSinceLastScrape(sampler));
+      },
     });
     new Gauge({
       name: 'quire_render_queue_depth',

@@ -4,7 +4,7 @@
  * or returned and released on any failure.
  */
 import type { Log } from '../log.js';
-import { StoreUnavailableError, type FrontEnd, type Reservation, type Store } from '../store/store.js';
+import { LeaseLostError, StoreUnavailableError, type FrontEnd, type Reservation, type Store } from '../store/store.js';
 import type { KeyClaim } from './idempotency.js';
 
 /** Waits between tries to settle a failed attempt while the store cannot be written. */
@@ -41,13 +41,32 @@ export class Attempt {
     return claim?.kind !== 'replay' || claim.resources === null || claim.resources === digest;
   }
 
-  /** Recorded before the PDF is delivered. */
+  /**
+   * Recorded before the PDF is delivered. Throws LeaseLostError when this instance stalled past
+   * its lease and another took the work over: the PDF must then be withheld. The attempt is
+   * settled here, so a later fail() does nothing.
+   */
   async succeed(pages: number, resources: string): Promise<void> {
     if (this.reservation) {
       const ticket = this.claim?.kind === 'first' ? this.claim.ticket : undefined;
-      await this.store.chargeReservation(this.reservation.id, pages, ticket, resources);
+      try {
+        await this.store.chargeReservation(this.reservation.id, pages, ticket, resources);
+      } catch (error) {
+        if (error instanceof LeaseLostError) await this.leaseLost(error, pages);
+        throw error;
+      }
     }
     this.settled = true;
+  }
+
+  /**
+   * Whatever is still this instance's is given back at once: a reservation whose key alone was
+   * taken over is still open under this instance's lease, which it would go on renewing.
+   */
+  private async leaseLost(error: LeaseLostError, pages: number): Promise<void> {
+    this.settled = true;
+    this.log({ event: 'charge_refused', lease: error.lease, reservation: this.reservation?.id });
+    await this.giveBack('quota_unavailable', pages, RETRY_FIRST_MS);
   }
 
   /**
@@ -70,6 +89,11 @@ export class Attempt {
       else if (ticket) await this.store.releaseIdempotencyKey(ticket);
       else if (claim?.kind === 'replay') await claim.giveBack();
     } catch (error) {
+      if (error instanceof LeaseLostError) {
+        // Another instance returned it after this one's lease expired: nothing left to give back.
+        this.log({ event: 'lease_lost', lease: error.lease, reservation: this.reservation?.id, code });
+        return;
+      }
       const retry = error instanceof StoreUnavailableError;
       this.log({ event: 'settle_failed', code, retry, error: error instanceof Error ? error.message : String(error) });
       if (retry) setTimeout(() => void this.giveBack(code, pages, Math.min(2 * retryMs, RETRY_MAX_MS)), retryMs).unref();

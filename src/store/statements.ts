@@ -19,9 +19,10 @@ export const SELECT_KEY = `
   SELECT state, fingerprint, resources, replays, created_at FROM idempotency_keys
   WHERE account_id = @accountId AND idem_key = @key`;
 
+/** Completes the key only while this claim holds it: a key released or claimed again since is left alone (fencing). */
 export const COMPLETE_KEY = `
   UPDATE idempotency_keys SET state = 'completed', resources = @resources, holder = NULL, lease_until = NULL
-  WHERE account_id = @accountId AND idem_key = @key AND token = @token`;
+  WHERE account_id = @accountId AND idem_key = @key AND token = @token AND state = 'in_progress'`;
 
 export const RELEASE_KEY = `
   DELETE FROM idempotency_keys
@@ -56,10 +57,13 @@ export const INSERT_RESERVATION = `
   INSERT INTO reservations (period_id, key_id, front_end, state, created_at, holder, lease_until)
   VALUES (@periodId, @keyId, @frontEnd, 'reserved', @now, @holder, @leaseUntil) RETURNING id`;
 
-/** Settles an open reservation (charged or returned) and names its period. */
+/**
+ * Settles a reservation (charged or returned) still open under this instance's lease, and names
+ * its period. An instance that stalled past its lease finds none: another returned it (fencing).
+ */
 export const SETTLE_RESERVATION = `
   UPDATE reservations SET state = @state, error_code = @code, pages = @pages, settled_at = @now, holder = NULL, lease_until = NULL
-  WHERE id = @reservationId AND state = 'reserved' RETURNING period_id`;
+  WHERE id = @reservationId AND state = 'reserved' AND holder = @holder RETURNING period_id`;
 
 export const SETTLE_PERIOD = `UPDATE periods SET reserved = reserved - @settled, used = used + @used WHERE id = @periodId`;
 

@@ -143,12 +143,15 @@ export interface Store {
   reserveDocument(accountId: string, keyId: string, frontEnd?: FrontEnd): Promise<Reservation>;
   /**
    * Charges a delivered document; in the same transaction the claimed key, if any, becomes
-   * completed, remembering the digest of the resource content the render loaded.
+   * completed, remembering the digest of the resource content the render loaded. Both leases
+   * are fencing tokens: the reservation must still be open under this instance's lease and the
+   * key still hold this claim's token, or nothing is written and LeaseLostError is thrown.
    */
   chargeReservation(reservationId: string, pages: number, claim?: ClaimTicket, resources?: string): Promise<void>;
   /**
    * Gives a reserved document back to its period, recording why and the page count when known;
-   * in the same transaction the claimed key, if any, is released.
+   * in the same transaction the claimed key, if any, is released (unless another claim took it
+   * over). Throws LeaseLostError when the reservation is no longer open under this instance's lease.
    */
   returnReservation(reservationId: string, code: string, pages: number | undefined, claim?: ClaimTicket): Promise<void>;
   /** The period open now (scheduled if none is open yet), or the account's period `periodId`; undefined if not the account's. */
@@ -197,6 +200,22 @@ export interface Store {
 
 /** The store could not be read or written (busy, disk, corruption): counted as "usage count unavailable". */
 export class StoreUnavailableError extends Error {}
+
+/**
+ * A write that needed this instance's lease found it gone: the instance stalled past its lease
+ * (paused, starved, cut off) and another one returned the reservation or released the key, and
+ * perhaps charged the same key since. Nothing was written; the late work must be refused, never
+ * charged, and there is nothing of it left to give back.
+ */
+export class LeaseLostError extends Error {
+  constructor(
+    /** Which lease was lost: the reservation (settled by another instance) or the key (released, maybe claimed again). */
+    readonly lease: 'reservation' | 'key',
+    readonly id: string,
+  ) {
+    super(lease === 'reservation' ? `reservation ${id} is no longer open under this instance's lease` : `the idempotency key of reservation ${id} is no longer held by this claim`);
+  }
+}
 
 export class QuotaExhaustedError extends Error {
   constructor() {

@@ -12,7 +12,7 @@ import { MIGRATIONS } from '../../src/store/migrations.js';
 import { newLeaseHolder, type LeaseHolder } from '../../src/store/leases.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { QuotaExhaustedError, type Store } from '../../src/store/store.js';
+import { LeaseLostError, QuotaExhaustedError, type Store } from '../../src/store/store.js';
 import { ManualClock } from '../service/harness.js';
 import { freshDatabase, type TestDatabase } from '../support/postgres.js';
 
@@ -158,10 +158,73 @@ function storeContract(name: string, open: (clock: ManualClock) => Promise<Opene
       clock.advance(1);
       assert.deepEqual(await sibling.recoverExpired(), { released: 1, returned: 1 });
       assert.deepEqual(await sibling.recoverExpired(), { released: 0, returned: 0 }, 'returned once');
-      await assert.rejects(store.chargeReservation(reservation.id, 1, claim.ticket), /not open/);
+      await assert.rejects(store.chargeReservation(reservation.id, 1, claim.ticket), LeaseLostError);
       assert.equal((await sibling.claimIdempotencyKey(id, 'k', 'print', DAY)).claimed, true);
       await sibling.reserveDocument(id, keyId);
       assert.equal((await sibling.usage(id))?.period.used, 0);
+    });
+
+    it('should refuse a charge after a sibling returned its expired reservation, and count nothing', async () => {
+      const { id, keyId } = await account(1);
+      const claim = await store.claimIdempotencyKey(id, 'k', 'print', DAY);
+      assert.ok(claim.claimed);
+      const reservation = await store.reserveDocument(id, keyId);
+      const sibling = await instance();
+      clock.advance(LEASE_MS);
+      assert.deepEqual(await sibling.recoverExpired(), { released: 1, returned: 1 });
+      const refused = await store.chargeReservation(reservation.id, 3, claim.ticket, 'digest').catch((error: unknown) => error);
+      assert.ok(refused instanceof LeaseLostError, `refused with LeaseLostError: ${String(refused)}`);
+      await assert.rejects(store.returnReservation(reservation.id, 'render_failed', 3, claim.ticket), LeaseLostError, 'returned once, by the sibling');
+      const usage = await store.usage(id);
+      assert.equal(usage?.period.used, 0);
+      assert.deepEqual(usage?.keys, [{ id: keyId, name: 'k', credits: 0 }]);
+      // Exactly the one document is free again (none still counted as reserved), and the key can be claimed anew.
+      const again = await sibling.claimIdempotencyKey(id, 'k', 'print', DAY);
+      assert.ok(again.claimed);
+      await sibling.chargeReservation((await sibling.reserveDocument(id, keyId)).id, 1, again.ticket);
+      await assert.rejects(sibling.reserveDocument(id, keyId), QuotaExhaustedError);
+      assert.equal((await store.usage(id))?.period.used, 1);
+    });
+
+    it('should refuse a charge whose key another claim took over, charging nothing, and let the new claim charge once', async () => {
+      const { id, keyId } = await account(2);
+      const stalled = await store.claimIdempotencyKey(id, 'k', 'print', DAY);
+      assert.ok(stalled.claimed);
+      const reservation = await store.reserveDocument(id, keyId);
+      const sibling = await instance();
+      clock.advance(LEASE_MS);
+      // Taken over before any recovery ran: the stalled reservation itself is still open.
+      const takeover = await sibling.claimIdempotencyKey(id, 'k', 'print', DAY);
+      assert.ok(takeover.claimed);
+      const refused = await store.chargeReservation(reservation.id, 1, stalled.ticket, 'digest').catch((error: unknown) => error);
+      assert.ok(refused instanceof LeaseLostError && refused.lease === 'key', `refused for the key: ${String(refused)}`);
+      assert.equal((await store.usage(id))?.period.used, 0, 'nothing charged');
+      await store.returnReservation(reservation.id, 'quota_unavailable', 1, stalled.ticket);
+      assert.equal((await sibling.claimIdempotencyKey(id, 'k', 'print', DAY)).claimed, false, 'returning the stalled reservation left the new claim alone');
+      await sibling.chargeReservation((await sibling.reserveDocument(id, keyId)).id, 1, takeover.ticket, 'digest');
+      const record = await store.claimIdempotencyKey(id, 'k', 'print', DAY);
+      assert.ok(!record.claimed && record.record.state === 'completed');
+      const usage = await store.usage(id);
+      assert.equal(usage?.period.used, 1, 'charged once');
+      assert.deepEqual(usage?.keys, [{ id: keyId, name: 'k', credits: 1 }]);
+      await sibling.reserveDocument(id, keyId);
+      await assert.rejects(sibling.reserveDocument(id, keyId), QuotaExhaustedError, 'no document left counted as reserved');
+    });
+
+    it('should charge under a lease kept alive past its first term', async () => {
+      const { id, keyId } = await account();
+      const claim = await store.claimIdempotencyKey(id, 'k', 'print', DAY);
+      assert.ok(claim.claimed);
+      const reservation = await store.reserveDocument(id, keyId);
+      const sibling = await instance();
+      clock.advance(LEASE_MS - 1);
+      await store.renewLeases();
+      clock.advance(LEASE_MS - 1);
+      assert.deepEqual(await sibling.recoverExpired(), { released: 0, returned: 0 });
+      await store.chargeReservation(reservation.id, 2, claim.ticket, 'digest');
+      assert.equal((await store.usage(id))?.period.used, 1);
+      const record = await sibling.claimIdempotencyKey(id, 'k', 'print', DAY);
+      assert.ok(!record.claimed && record.record.state === 'completed' && record.record.resources === 'digest');
     });
 
     it('should let a claim take over a key left in progress under an expired lease', async () => {

@@ -21,6 +21,14 @@ const types = {
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/**
+ * The store's transactions send their statements back to back; one left idle this long belongs
+ * to an instance that stalled (stopped, starved) holding row locks — a reservation being
+ * renewed, say — that would hold up every other instance's recovery and claims until it woke.
+ * The server ends such a session, its locks go, and the stalled instance's transaction fails.
+ */
+export const STALLED_TRANSACTION_MS = 5_000;
+
 export function openPool(settings: PoolSettings, onIdleError: (error: Error) => void): pg.Pool {
   const pool = new pg.Pool({
     connectionString: settings.url,
@@ -29,6 +37,7 @@ export function openPool(settings: PoolSettings, onIdleError: (error: Error) => 
     connectionTimeoutMillis: 5_000,
     // A statement the server does not answer in time fails the request rather than holding it.
     query_timeout: 10_000,
+    idle_in_transaction_session_timeout: STALLED_TRANSACTION_MS,
     idleTimeoutMillis: 30_000,
     application_name: 'quire',
   });

@@ -35,6 +35,7 @@ import * as sql from '../statements.js';
 import {
   DuplicateCertificateError,
   DuplicateEmailError,
+  LeaseLostError,
   QuotaExhaustedError,
   UnknownRecordError,
   type Account,
@@ -219,28 +220,36 @@ export class PostgresStore implements Store {
 
   async chargeReservation(reservationId: string, pages: number, claim?: ClaimTicket, resources?: string): Promise<void> {
     await transaction(this.pool, async (client) => {
-      await this.settle(client, reservationId, 'charged', null, pages);
-      if (claim) await query(client, sql.COMPLETE_KEY, { ...claim, resources: resources ?? null });
+      // The key before the reservation, in the order recoverExpired takes their locks: the two
+      // transactions meeting on one stalled render wait for each other instead of deadlocking.
+      if (claim && (await query(client, sql.COMPLETE_KEY, { ...claim, resources: resources ?? null })).rowCount !== 1) {
+        throw new LeaseLostError('key', reservationId);
+      }
+      if (!(await this.settle(client, reservationId, 'charged', null, pages))) throw new LeaseLostError('reservation', reservationId);
     });
   }
 
   async returnReservation(reservationId: string, code: string, pages: number | undefined, claim?: ClaimTicket): Promise<void> {
-    await transaction(
+    // The key is released even when the reservation was lost: this instance would renew it otherwise.
+    const settled = await transaction(
       this.pool,
       async (client) => {
-        await this.settle(client, reservationId, 'returned', code, pages ?? null);
         if (claim) await query(client, sql.RELEASE_KEY, claim);
+        return this.settle(client, reservationId, 'returned', code, pages ?? null);
       },
       { durable: false },
     );
+    if (!settled) throw new LeaseLostError('reservation', reservationId);
   }
 
-  private async settle(client: pg.PoolClient, reservationId: string, state: 'charged' | 'returned', code: string | null, pages: number | null): Promise<void> {
+  /** False when the reservation is not open under this instance's lease (nothing written). */
+  private async settle(client: pg.PoolClient, reservationId: string, state: 'charged' | 'returned', code: string | null, pages: number | null): Promise<boolean> {
     const settled = /^\d{1,18}$/.test(reservationId)
-      ? await one<{ period_id: number }>(client, sql.SETTLE_RESERVATION, { state, code, pages, now: this.clock.now(), reservationId })
+      ? await one<{ period_id: number }>(client, sql.SETTLE_RESERVATION, { state, code, pages, now: this.clock.now(), reservationId, holder: this.holder.id })
       : undefined;
-    if (!settled) throw new Error(`reservation ${reservationId} is not open`);
+    if (!settled) return false;
     await query(client, sql.SETTLE_PERIOD, { settled: 1, used: state === 'charged' ? 1 : 0, periodId: settled.period_id });
+    return true;
   }
 
   async usage(accountId: string, periodId?: bigint): Promise<Usage | undefined> {

@@ -8,6 +8,7 @@ import * as sql from '../statements.js';
 import {
   DuplicateCertificateError,
   DuplicateEmailError,
+  LeaseLostError,
   QuotaExhaustedError,
   UnknownRecordError,
   type Account,
@@ -182,29 +183,34 @@ export class SqliteStore implements Store {
 
   async chargeReservation(reservationId: string, pages: number, claim?: ClaimTicket, resources?: string): Promise<void> {
     immediate(this.db, () => {
-      this.settle(reservationId, 'charged', null, pages);
-      if (claim) this.db.prepare(sql.COMPLETE_KEY).run({ ...claim, resources: resources ?? null });
+      if (claim && this.db.prepare(sql.COMPLETE_KEY).run({ ...claim, resources: resources ?? null }).changes !== 1) {
+        throw new LeaseLostError('key', reservationId);
+      }
+      if (!this.settle(reservationId, 'charged', null, pages)) throw new LeaseLostError('reservation', reservationId);
     });
   }
 
   async returnReservation(reservationId: string, code: string, pages: number | undefined, claim?: ClaimTicket): Promise<void> {
-    immediate(
+    // The key is released even when the reservation was lost: this instance would renew it otherwise.
+    const settled = immediate(
       this.db,
       () => {
-        this.settle(reservationId, 'returned', code, pages ?? null);
         if (claim) this.db.prepare(sql.RELEASE_KEY).run(claim);
+        return this.settle(reservationId, 'returned', code, pages ?? null);
       },
       { durable: false },
     );
+    if (!settled) throw new LeaseLostError('reservation', reservationId);
   }
 
-  /** Call inside a write transaction. */
-  private settle(reservationId: string, state: 'charged' | 'returned', code: string | null, pages: number | null): void {
-    const settled = this.db.prepare(sql.SETTLE_RESERVATION).get({ state, code, pages, now: this.clock.now(), reservationId }) as
+  /** Call inside a write transaction. False when the reservation is not open under this instance's lease (nothing written). */
+  private settle(reservationId: string, state: 'charged' | 'returned', code: string | null, pages: number | null): boolean {
+    const settled = this.db.prepare(sql.SETTLE_RESERVATION).get({ state, code, pages, now: this.clock.now(), reservationId, holder: this.holder.id }) as
       | { period_id: number }
       | undefined;
-    if (!settled) throw new Error(`reservation ${reservationId} is not open`);
+    if (!settled) return false;
     this.db.prepare(sql.SETTLE_PERIOD).run({ settled: 1, used: state === 'charged' ? 1 : 0, periodId: settled.period_id });
+    return true;
   }
 
   async usage(accountId: string, periodId?: bigint): Promise<Usage | undefined> {
