@@ -8,6 +8,7 @@
  */
 import { parseJsonBody } from '../http/json-body.js';
 import type { BodyCeiling } from '../limits/body-ceiling.js';
+import { previewLimits } from '../limits/render-limits.js';
 import { newFetchId } from '../net/fetch-id.js';
 import { admit, hasDocumentsLeft, renderBudgets, takeSlot } from '../render/admission.js';
 import { failureError } from '../render/render-failure.js';
@@ -46,24 +47,25 @@ export async function previewDocument(deps: RenderDeps, incoming: IncomingPrevie
   const releaseSlot = await takeSlot(deps.store, account, limits);
   try {
     const budgets = renderBudgets(admitted, deps.deployment, await hasDocumentsLeft(deps.store, account.id));
+    const limitsOfPreview = previewLimits(budgets.renderLimits);
     const result = await deps.pool.run(
       {
         markdown: request.markdown,
         features: request.features,
         language: request.language,
         resources: 'lenient',
-        maxPages: budgets.renderLimits.pages.value,
+        maxPages: limitsOfPreview.pages.value,
         resourceBytes: budgets.resourceBytes,
         remoteResources: budgets.remoteResources,
         fetchId: newFetchId(),
         preview: request.ask,
       },
-      budgets.renderLimits.time.value * 1000,
+      limitsOfPreview.time.value * 1000,
       account.id,
     );
     if (!result.ok) {
       if (NOT_STARTED.has(result.failure.kind)) await counted.giveBack();
-      throw failureError(result.failure, { plan: account.plan, limits, renderLimits: budgets.renderLimits, log: deps.log });
+      throw failureError(result.failure, { plan: account.plan, limits, renderLimits: limitsOfPreview, log: deps.log });
     }
     return previewResponse(result.output.preview!, counted.left, limits.previews_per_hour);
   } finally {

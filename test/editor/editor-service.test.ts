@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { PNG } from 'pngjs';
 import { render } from '../../engine/index.js';
+import { PREVIEW_SECONDS } from '../../src/limits/render-limits.js';
 import { createAccount, errorBody, render as renderApi, startService, usage, type TestService } from '../service/harness.js';
 import { pdfFile, pdftotext } from '../support/pdf-tools.js';
 
@@ -275,6 +276,29 @@ describe('editor previews and the render queue', () => {
       writeFileSync(gate, '');
       assert.deepEqual((await Promise.all(held)).map((response) => response.status), [200, 200]);
       assert.equal(await service.store.tokensHeld(writer.id, 'preview', 10), drawn, 'the refused preview was given back');
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('should stop a preview at its own time limit, shorter than the plan\'s render time, freeing the worker', async () => {
+    const service = await startService({ standIn: true, deployment: { workers: 1 } });
+    try {
+      const writer = await createAccount(service.store, { plan: 'scale' });
+      const started = performance.now();
+      const stopped = await fetch(`${service.url}/editor/preview`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${writer.key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ markdown: 'hang' }),
+      });
+      const seconds = (performance.now() - started) / 1000;
+      assert.equal(stopped.status, 422);
+      const body = await errorBody(stopped);
+      assert.equal(body.code, 'render_timeout');
+      assert.deepEqual(body.limit, { name: 'timeout_s', value: PREVIEW_SECONDS, plan: null });
+      assert.ok(seconds >= PREVIEW_SECONDS && seconds < PREVIEW_SECONDS + 5, `${seconds} s, the plan allows 120`);
+      const next = await renderApi(service, writer.key, '# After');
+      assert.equal(next.status, 200);
     } finally {
       await service.close();
     }
