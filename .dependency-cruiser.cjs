@@ -6,7 +6,7 @@
  *
  * The engine's stages import one way: parse → build (document, content) → layout → paint and
  * preview; below every stage sit style, drawing, text, resources, options and errors.
- * The service's core (render flow, admission, limits, store, usage) imports no door (http, mcp,
+ * The service's core (admission, render flow, limits, store, usage) imports no door (http, mcp,
  * editor, cli); the store holds no plan policy.
  */
 const STAGE_ORDER = [
@@ -44,7 +44,7 @@ module.exports = {
       name: 'core-imports-no-door',
       comment: 'The service core is reached through doors (http, mcp, editor, cli) and never reaches back into one.',
       severity: 'error',
-      from: { path: '^src/(render|limits|store|usage|seal|net|workers)/' },
+      from: { path: '^src/(admission|render|limits|store|usage|seal|net|workers)/' },
       to: { path: '^src/(http|mcp|editor|cli)/' },
     },
     {

@@ -1,8 +1,10 @@
 /**
  * The one error type of the service: every refusal is a ServiceError carrying what SPEC.md
- * "Error body" needs; src/http/error-response.ts turns it into the response in one place.
+ * "Error body" needs; toServiceError (below) names the one an unknown error is answered with, and
+ * src/http/error-response.ts turns it into the response in one place.
  */
 import type { PlanId } from './limits/plans.js';
+import { LeaseLostError, StoreUnavailableError } from './store/store.js';
 
 export type ErrorCode =
   | 'invalid_request'
@@ -183,3 +185,12 @@ export const signingUnavailable = (reason: string, message: string) =>
   new ServiceError(503, 'signing_unavailable', message, { reason });
 
 export const internalError = () => new ServiceError(500, 'internal_error', 'Something went wrong on our side.');
+
+/** The ServiceError an error is answered with: a store failure is 503 `quota_unavailable`, anything unknown 500. */
+export function toServiceError(error: unknown): ServiceError {
+  if (error instanceof ServiceError) return error;
+  if (error instanceof StoreUnavailableError) return quotaUnavailable();
+  // Late work of an instance that stalled past its lease: refused, the PDF withheld, nothing counted.
+  if (error instanceof LeaseLostError) return quotaUnavailable();
+  return internalError();
+}

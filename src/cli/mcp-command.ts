@@ -4,7 +4,7 @@
  * quotas, idempotency, requests per minute, concurrent renders and the usage report are shared
  * with the HTTP service. Logs go to stderr; stdout carries MCP.
  */
-import { authenticate } from '../http/authenticate.js';
+import { authenticate } from '../admission/authenticate.js';
 import { createServiceCore } from '../http/service-core.js';
 import { stderrLog } from '../log.js';
 import { createMcpServer } from '../mcp/mcp-server.js';

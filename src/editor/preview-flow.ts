@@ -6,11 +6,11 @@
  * (`X-Service-Delivery: raster`). No document is reserved or charged, and linked images load
  * only while the account has documents left.
  */
-import { parseJsonBody } from '../http/json-body.js';
+import { parseJsonBody } from '../admission/json-body.js';
 import type { BodyCeiling } from '../limits/body-ceiling.js';
 import { previewLimits } from '../limits/render-limits.js';
 import { newFetchId } from '../net/fetch-id.js';
-import { admit, hasDocumentsLeft, renderBudgets, takeSlot } from '../render/admission.js';
+import { admit, hasDocumentsLeft, renderBudgets, takeSlot } from '../admission/admission.js';
 import { failureError } from '../render/render-failure.js';
 import { parseRenderRequest } from '../render/render-request.js';
 import type { RenderDeps } from '../render/render-flow.js';

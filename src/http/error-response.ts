@@ -1,8 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import { internalError, quotaUnavailable, ServiceError } from '../service-error.js';
+import { toServiceError, type ServiceError } from '../service-error.js';
 import type { Log } from '../log.js';
 import { noteFacts } from '../observability/request-facts.js';
-import { LeaseLostError, StoreUnavailableError } from '../store/store.js';
 
 /**
  * The one place an error becomes a response: the SPEC error body for a ServiceError; a store
@@ -45,15 +44,6 @@ export function answeredError(error: unknown, log: Log): ServiceError {
 /** SPEC "Error body". */
 export function errorBody(error: ServiceError): { code: string; error: string } & ServiceError['details'] {
   return { code: error.code, error: error.message, ...error.details };
-}
-
-/** The ServiceError an error is answered with. */
-export function toServiceError(error: unknown): ServiceError {
-  if (error instanceof ServiceError) return error;
-  if (error instanceof StoreUnavailableError) return quotaUnavailable();
-  // Late work of an instance that stalled past its lease: refused, the PDF withheld, nothing counted.
-  if (error instanceof LeaseLostError) return quotaUnavailable();
-  return internalError();
 }
 
 function describe(error: unknown): string {

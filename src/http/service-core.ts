@@ -16,7 +16,7 @@ import type { FrontEnd as StoreFrontEnd, Store } from '../store/store.js';
 import type { RenderPool } from '../workers/pool.js';
 import type { BodyCeiling } from '../limits/body-ceiling.js';
 import { checkDeclaredLength, readBody } from './body.js';
-import { toServiceError } from './error-response.js';
+import { toServiceError } from '../service-error.js';
 
 export interface CoreOptions {
   store: Store;

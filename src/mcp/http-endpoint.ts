@@ -10,9 +10,9 @@
  */
 import type { Context } from 'hono';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { authenticate } from '../http/authenticate.js';
+import { authenticate } from '../admission/authenticate.js';
 import { checkDeclaredLength, readBody } from '../http/body.js';
-import { parseJsonBody } from '../http/json-body.js';
+import { parseJsonBody } from '../admission/json-body.js';
 import type { ServiceCore } from '../http/service-core.js';
 import { accountBodyCeiling, type BodyCeiling } from '../limits/body-ceiling.js';
 import { effectiveLimits } from '../limits/plans.js';

@@ -24,7 +24,7 @@ import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { errorBody } from '../http/error-response.js';
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES, readBoundedJson, type JsonRefusal } from '../http/bounded-json.js';
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES, readBoundedJson, type JsonRefusal } from '../admission/bounded-json.js';
 import { KIB } from '../limits/plans.js';
 import { bodyLimit } from '../limits/body-ceiling.js';
 import { bodyTooLarge } from '../service-error.js';

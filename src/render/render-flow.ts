@@ -8,7 +8,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { Deployment } from '../config/deployment.js';
-import { toServiceError } from '../http/error-response.js';
+import { toServiceError } from '../service-error.js';
 import type { BodyCeiling } from '../limits/body-ceiling.js';
 import { PLANS } from '../limits/plans.js';
 import type { Log } from '../log.js';
@@ -24,7 +24,7 @@ import {
 } from '../service-error.js';
 import { QuotaExhaustedError, type Account, type FrontEnd, type Store } from '../store/store.js';
 import type { RenderPool } from '../workers/pool.js';
-import { admit, planName, renderBudgets, takeSlot } from './admission.js';
+import { admit, planName, renderBudgets, takeSlot } from '../admission/admission.js';
 import { Attempt } from './attempt.js';
 import { claimKey, fingerprint, parseIdempotencyKey } from './idempotency.js';
 import { failureError, pagesAtFailure } from './render-failure.js';

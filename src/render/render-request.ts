@@ -14,7 +14,7 @@ import {
   type Features,
   type ResourceMode,
 } from '../../engine/options.js';
-import { parseJsonBody } from '../http/json-body.js';
+import { parseJsonBody } from '../admission/json-body.js';
 import { checkUploadUrl } from '../net/upload-url.js';
 import { SEAL_SCHEMA, type SealRequest } from '../seal/seal-request.js';
 import { emptyDocument, invalidRequest } from '../service-error.js';

@@ -1,6 +1,6 @@
 /** GET /v1/usage: the report for the period open now, or for one of the account's periods by id. */
 import { z } from 'zod';
-import { authenticate } from '../http/authenticate.js';
+import { authenticate } from '../admission/authenticate.js';
 import { validated } from '../render/schema-refusal.js';
 import { notFound } from '../service-error.js';
 import type { Store } from '../store/store.js';

@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readBoundedJson } from '../../src/http/bounded-json.js';
+import { readBoundedJson } from '../../src/admission/bounded-json.js';
 import { measureDocument } from '../../src/limits/budgets.js';
 import { parseRenderRequest } from '../../src/render/render-request.js';
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES, readBoundedJson } from '../../src/http/bounded-json.js';
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES, readBoundedJson } from '../../src/admission/bounded-json.js';
 
 const read = (text: string | Buffer) => readBoundedJson(typeof text === 'string' ? Buffer.from(text) : text);
 const refusal = (text: string | Buffer) => {

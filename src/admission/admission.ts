@@ -15,7 +15,7 @@
  */
 import type { Store, Account } from '../store/store.js';
 import type { Deployment } from '../config/deployment.js';
-import { authenticate } from '../http/authenticate.js';
+import { authenticate } from './authenticate.js';
 import { accountBodyCeiling, type BodyCeiling } from '../limits/body-ceiling.js';
 import { checkBudgets, measureRequest, type DocumentMeasure } from '../limits/budgets.js';
 import { takeRenderSlot } from '../limits/concurrency.js';
@@ -24,7 +24,7 @@ import { renderLimits, type RenderLimits } from '../limits/render-limits.js';
 import { admitRequests } from '../limits/request-rate.js';
 import { admitPreview } from '../limits/preview-rate.js';
 import { planRequired, rateLimited } from '../service-error.js';
-import type { RenderRequest } from './render-request.js';
+import type { RenderRequest } from '../render/render-request.js';
 
 /** What a door's request is counted against before its body is read. */
 export type Spending =
