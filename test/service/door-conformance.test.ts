@@ -2,8 +2,9 @@
  * Every door admits work the same way. One set of cases — rate, concurrency, documents left,
  * linked images without documents, the plan's page limit, a poster-sized page, the body ceiling,
  * what a refusal costs — run against each door of the real service over real sockets (and `quire
- * mcp`'s real process over stdio), on one SQLite file: POST /v1/render, MCP over HTTP, MCP over
- * stdio, the editor's preview and its download. A new door is one entry in DOORS.
+ * mcp`'s real process over stdio): POST /v1/render, MCP over HTTP, MCP over stdio, the editor's
+ * preview and its download; once on a SQLite file and once on a PostgreSQL database, the two
+ * stores every limit is kept in. A new door is one entry in DOORS.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -20,6 +21,7 @@ import { accountBodyCeiling } from '../../src/limits/body-ceiling.js';
 import { effectiveLimits, type LimitOverrides, type PlanId } from '../../src/limits/plans.js';
 import type { TokenKind } from '../../src/store/store.js';
 import { pngFile } from '../support/png-file.js';
+import { freshDatabase, type TestDatabase } from '../support/postgres.js';
 import { DEFAULT_NET_SETTINGS } from '../../src/net/net-settings.js';
 import { createAccount, ManualClock, reservations, startService, type TestAccount, type TestService } from './harness.js';
 
@@ -105,7 +107,7 @@ const DOORS: Door[] = [
           new StdioClientTransport({
             command: process.execPath,
             args: [MAIN, 'mcp', '--db', service.dbFile],
-            env: { ...(process.env as Record<string, string>), QUIRE_API_KEY: account.key, QUIRE_WORKERS: '1', QUIRE_NET_ALLOW_LOOPBACK: '1' },
+            env: { ...(process.env as Record<string, string>), QUIRE_API_KEY: account.key, QUIRE_WORKERS: '1', QUIRE_NET_ALLOW_LOOPBACK: '1', QUIRE_MASTER_KEY: '5a'.repeat(32) },
             stderr: 'ignore',
           }),
         );
@@ -146,21 +148,43 @@ function assertRefused(outcome: Outcome, code: string, limit?: string): void {
 
 const THREE_PAGES = Array.from({ length: 3 }, (_, i) => `# Part ${i + 1}\n\n${'Words to fill a page. '.repeat(400)}`).join('\n\n');
 
-describe('every door admits work the same way', () => {
+/** The account's reservation rows, in the store the service keeps them in. */
+let reservationStates: (accountId: string) => Promise<string[]>;
+
+before(async () => {
+  images = createServer((_request, response) => {
+    imageRequests += 1;
+    response.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG);
+  });
+  await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+});
+after(() => new Promise((resolve) => images.close(resolve)));
+
+for (const kind of ['SQLite', 'PostgreSQL'] as const) describe(`every door admits work the same way (${kind})`, () => {
+  let database: TestDatabase | undefined;
   before(async () => {
-    images = createServer((_request, response) => {
-      imageRequests += 1;
-      response.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG);
-    });
-    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+    database = kind === 'PostgreSQL' ? await freshDatabase('doors') : undefined;
     // Linked images come from this test's own loopback server, which the service refuses unless told.
     // The clock is the real one, which `quire mcp`'s process reads: slots held here are held there.
-    service = await startService({ clock: new ManualClock(Date.now()), net: { ...DEFAULT_NET_SETTINGS, allowLoopback: true } });
+    service = await startService({
+      clock: new ManualClock(Date.now()),
+      net: { ...DEFAULT_NET_SETTINGS, allowLoopback: true },
+      ...(database && { postgres: database.url }),
+    });
+    reservationStates = database
+      ? async (accountId) =>
+          (
+            await database!.query<{ state: string }>('SELECT r.state FROM reservations r JOIN periods p ON p.id = r.period_id WHERE p.account_id = $1 ORDER BY r.id', [
+              accountId,
+            ])
+          ).map((row) => row.state)
+      : async (accountId) => reservations(service, accountId).map((row) => row.state);
   });
   after(async () => {
     for (const client of stdioClients.values()) await client.close();
+    stdioClients.clear();
     await service.close();
-    await new Promise((resolve) => images.close(resolve));
+    await database?.drop();
   });
 
   for (const door of DOORS) {
@@ -227,7 +251,7 @@ describe('every door admits work the same way', () => {
         const free = await account('free', { requests_per_min: 100, previews_per_hour: 100 });
         assertRefused(await door.send(free, { markdown: 'x'.repeat(600 * 1024) }), 'payload_too_large', 'markdown_kb');
         assert.equal(await creditsUsed(free.key), 0);
-        assert.deepEqual(reservations(service, free.id), []);
+        assert.deepEqual(await reservationStates(free.id), []);
         assert.equal(await service.store.tokensHeld(free.id, door.spends.token, 100), 1);
       });
     });

@@ -15,7 +15,9 @@ import type { Log } from '../../src/log.js';
 import type { NetSettings } from '../../src/net/net-settings.js';
 import type { Uploader } from '../../src/net/uploader.js';
 import type { Sealer } from '../../src/seal/sealer.js';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
 import { RenderPool } from '../../src/workers/pool.js';
 
 export class ManualClock implements Clock {
@@ -42,12 +44,15 @@ export interface ServiceOptions {
   timers?: RequestTimers;
   /** Outbound rules for linked images; without, the workers load none (data: URIs always work). */
   net?: NetSettings;
+  /** A PostgreSQL database URL to keep the service's records in, instead of a SQLite file. */
+  postgres?: string;
 }
 
 export interface TestService {
   url: string;
-  store: SqliteStore;
+  store: Store;
   clock: ManualClock;
+  /** The SQLite file, or the PostgreSQL URL the service keeps its records in (as `--db` takes it). */
   dbFile: string;
   dir: string;
   logs: Record<string, unknown>[];
@@ -60,9 +65,9 @@ export const STAND_IN_ENGINE = new URL('./fixtures/stand-in-engine.js', import.m
 
 export async function startService(options: ServiceOptions = {}): Promise<TestService> {
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-service-'));
-  const dbFile = path.join(dir, 'quire.db');
+  const dbFile = options.postgres ?? path.join(dir, 'quire.db');
   const clock = options.clock ?? new ManualClock();
-  const store = SqliteStore.open(dbFile, clock, { busyTimeoutMs: 200 });
+  const store = options.postgres ? await PostgresStore.open({ url: options.postgres, size: 4 }, clock) : SqliteStore.open(dbFile, clock, { busyTimeoutMs: 200 });
   const config: Deployment = { ...defaultDeployment(), workers: 2, queueLimit: 64, ...options.deployment };
   const logs: Record<string, unknown>[] = [];
   const log: Log = (event) => logs.push(event);
@@ -109,7 +114,7 @@ export interface TestAccount {
 
 /** A verified account with one key; generous request and concurrency limits unless the test sets them. */
 export async function createAccount(
-  store: SqliteStore,
+  store: Store,
   options: { plan?: PlanId; overrides?: LimitOverrides; emailVerified?: boolean } = {},
 ): Promise<TestAccount> {
   const account = await store.createAccount({
