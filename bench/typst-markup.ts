@@ -84,7 +84,7 @@ function inlines(nodes: readonly Nodes[], notes: Notes): string {
 function inline(node: Nodes, notes: Notes): string {
   switch (node.type) {
     case 'text':
-      return escape(node.value).replace(/\n/g, ' ');
+      return escapeMarkup(node.value).replace(/\n/g, ' ');
     case 'emphasis':
       return `#emph[${inlines(node.children, notes)}]`;
     case 'strong':
@@ -100,7 +100,7 @@ function inline(node: Nodes, notes: Notes): string {
     case 'link':
       return `#link(${JSON.stringify(node.url)})[${inlines(node.children, notes)}]`;
     case 'image':
-      return escape(node.alt ?? '');
+      return escapeMarkup(node.alt ?? '');
     case 'html':
       return '';
     case 'footnoteReference': {
@@ -120,6 +120,6 @@ function rawBlock(code: string, lang: string): string {
 }
 
 /** Every character Typst markup gives a meaning, escaped. */
-function escape(text: string): string {
+function escapeMarkup(text: string): string {
   return text.replace(/[\\*_`$#@<>[\]~=/+\-'"]/g, (character) => `\\${character}`);
 }

@@ -1,5 +1,5 @@
 import type { BlockContent, Definition, DefinitionContent, Heading, Nodes, Paragraph, RootContent, Table } from 'mdast';
-import { toString } from 'mdast-util-to-string';
+import { toString as plainText } from 'mdast-util-to-string';
 import GithubSlugger from 'github-slugger';
 import type { DocumentMetadata, Features, RendererBounds, ResourceMode } from '../options.js';
 import type { ParsedSource } from '../parse/markdown.js';
@@ -352,7 +352,7 @@ async function readableText(heading: Heading, context: { features: Features }): 
 
 /** A heading's text as a reader sees it: without the tags of its HTML (`<a name="…"></a>`), as GitHub slugs it. */
 function headingText(heading: Heading): string {
-  return toString(heading, { includeHtml: false });
+  return plainText(heading, { includeHtml: false });
 }
 
 

@@ -1,6 +1,6 @@
 import { formulaNotTypeset } from './drawing-failure.js';
 import type { PhrasingContent } from 'mdast';
-import { toString } from 'mdast-util-to-string';
+import { toString as plainText } from 'mdast-util-to-string';
 import type { BuildContext } from './context.js';
 import { NO_MARKS, type Inline, type Link, type Marks } from './types.js';
 import { replaceShortcodes } from '../content/emoji/index.js';
@@ -97,7 +97,7 @@ async function appendLinked(
   context: BuildContext,
   out: Inline[],
 ): Promise<void> {
-  const link = outer ?? context.links.resolve(url, toString({ type: 'paragraph', children }));
+  const link = outer ?? context.links.resolve(url, plainText({ type: 'paragraph', children }));
   await appendInlines(children, marks, link, context, out);
 }
 

@@ -132,7 +132,7 @@ function lineText(state: StateBlock, line: number): string {
 
 /** `$$ formula $$` on one line: something between the pairs, and no bare dollar in it. */
 function oneLineFormula(line: string, lineNumber: number): Display | null {
-  const content = /^\$\$(.*)\$\$\s*$/.exec(line)?.[1]!.trim();
+  const content = /^\$\$(.*)\$\$\s*$/.exec(line)?.[1]?.trim();
   return content && !hasBareDollar(content) ? { content, lastLine: lineNumber } : null;
 }
 

@@ -213,11 +213,17 @@ export class LineReader {
   }
 
   private endLine(): void {
-    if (this.dropping) return this.clear();
+    if (this.dropping) {
+      this.clear();
+      return;
+    }
     let line = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces, this.size);
     this.clear();
     if (line[line.length - 1] === CARRIAGE_RETURN) line = line.subarray(0, -1);
-    if (line.length > this.maxBytes) return this.events.overlong();
+    if (line.length > this.maxBytes) {
+      this.events.overlong();
+      return;
+    }
     // Blank lines between messages are no message at all.
     if (line.length === 0) return;
     this.events.line(line);

@@ -106,7 +106,7 @@ export class RemoteLoader implements ResourceLoader {
       });
       if (answer.status === 404 || answer.status === 410) throw new ResourceLoadError('not_found', `the server answered ${answer.status}`);
       if (answer.status !== 200) throw new ResourceLoadError('http_error', `the server answered ${answer.status}`);
-      const mediaType = answer.headers['content-type']?.split(';')[0]!.trim().toLowerCase();
+      const mediaType = answer.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
       return { bytes: answer.body!, ...(mediaType && { mediaType }) };
     } catch (error) {
       if (!(error instanceof ExchangeError)) throw error;

@@ -139,7 +139,7 @@ export async function parseRenderRequest(body: RenderBody): Promise<RenderReques
 
 /** `application/json`, with or without parameters; every other type means raw Markdown. */
 function isJson(contentType: string | undefined): boolean {
-  return contentType?.split(';')[0]!.trim().toLowerCase() === 'application/json';
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 
 function defaults(markdown: string): RenderRequest {

@@ -19,7 +19,7 @@ import { confirmSeal } from './seal-confirmation.js';
 import type { InlineCredential, SealRequest } from './seal-request.js';
 import type { SealSettings } from './seal-settings.js';
 import type { Seal, Sealer } from './sealer.js';
-import { CredentialVault, VaultError } from './stored/credential-vault.js';
+import { type CredentialVault, VaultError } from './stored/credential-vault.js';
 
 export interface CertificateSealerOptions {
   /** Only ever asked for the requesting account's own certificate. */

@@ -6,7 +6,7 @@
  * `X-Service-Signature: signed`.
  */
 import { createHash } from 'node:crypto';
-import * as asn1js from 'asn1js';
+import type * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { SigningIdentity } from './credential/signing-identity.js';
 import { readDictObject, readPdfFile } from './pdf/pdf-file.js';

@@ -29,7 +29,7 @@ const unquote = (text: string) => text.trim().replace(/^"(.*)"$/, '$1');
 /** Node and edge labels of a flowchart: text inside brackets and pipes, or `-- text -->`. */
 function flowchartLabels(lines: string[]): string[] {
   return lines.filter((line) => !/^(classDef|class|style|linkStyle|click|subgraph|end|direction)\b/.test(line)).flatMap((line) => [
-    ...[...line.matchAll(/\b\w(?:[\w-]*\w)?\s*(?:\[\[|\[\(|\(\[|\(\(\(|\(\(|\[\/|\[\\|\{\{|\[|\(|\{|>)("[^"]*"|[^\]\)\}"@]*?)(?:\]\]|\)\]|\]\)|\)\)\)|\)\)|\/\]|\\\]|\}\}|\]|\)|\})/g)].map((match) => match[1]!),
+    ...[...line.matchAll(/\b\w(?:[\w-]*\w)?\s*(?:\[\[|\[\(|\(\[|\(\(\(|\(\(|\[\/|\[\\|\{\{|\[|\(|\{|>)("[^"]*"|[^\])}"@]*?)(?:\]\]|\)\]|\]\)|\)\)\)|\)\)|\/\]|\\\]|\}\}|\]|\)|\})/g)].map((match) => match[1]!),
     ...[...line.matchAll(/\|("[^"]*"|[^|]*)\|/g)].map((match) => match[1]!),
     ...[...line.matchAll(/(?:^|\s)(?:--|==|-\.)\s+([^->=.][^>]*?)\s+(?:-->|---|==>|-\.->)/g)].map((match) => match[1]!),
   ]);

@@ -257,7 +257,7 @@ describe('web editor in Chromium', () => {
 
   /** Loads `markdown`, then types a word at the start of a paragraph in its middle, twice; the second (warm) first keystroke is measured. */
   async function measureEdit(name: string, markdown: string): Promise<{ pages: number; redrawn: number; keystrokeToPage: number }> {
-    let before = await revision();
+    const before = await revision();
     await page.evaluate((text) => {
       const view = window.quireEditor['view'];
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });

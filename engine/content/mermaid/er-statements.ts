@@ -44,8 +44,8 @@ const CARDINALITIES: ReadonlyArray<readonly [string, Cardinality]> = [
 /** Spellings beautiful-mermaid reads on either side. */
 const WRITTEN: Record<Cardinality, string> = { one: '||', 'zero-one': 'o|', many: '|{', 'zero-many': 'o{' };
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const CARDINALITY = `(${CARDINALITIES.map(([spelling]) => escape(spelling)).join('|')})`;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const CARDINALITY = `(${CARDINALITIES.map(([spelling]) => escapeRegExp(spelling)).join('|')})`;
 const IDENTIFYING = /^(--|to)$/i;
 const LINK = '(--|\\.\\.|\\.-|-\\.|optionally\\s+to|to)';
 const ENTITY = '("[^"]*"|[\\p{L}\\p{N}_*-]+(?:\\[[^\\]]*\\])?)(?::::[\\w-]+)?';

@@ -1,4 +1,4 @@
-import { Canvas } from './canvas.js';
+import type { Canvas } from './canvas.js';
 import { seriesColor, textOn, type DiagramColors } from './colors.js';
 import { SEMIBOLD, wrapText } from './measure.js';
 import { LABEL_SIZE } from './sizes.js';

@@ -62,7 +62,7 @@ export type SheetDeclarations = Map<Element, Array<[string, string]>>;
 export function readStyleSheets(document: Document, styles: string[]): SheetDeclarations {
   const applied: SheetDeclarations = new Map();
   for (const css of styles) {
-    let ast;
+    let ast: ReturnType<typeof parseCss>;
     try {
       ast = parseCss(css, { parseValue: false, parseAtrulePrelude: false });
     } catch {

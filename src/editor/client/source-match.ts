@@ -28,9 +28,9 @@ export function sourceOffsetOf(text: string, source: string, estimate: number): 
  */
 export function wordRun(words: readonly string[], flags: string): RegExp {
   const between = '[^\\p{L}\\p{N}]{1,12}(?:[\\p{L}\\p{N}]{1,2}[^\\p{L}\\p{N}]{1,12}){0,3}';
-  return new RegExp(words.map(escape).join(between), flags);
+  return new RegExp(words.map(escapeRegExp).join(between), flags);
 }
 
-function escape(word: string): string {
+function escapeRegExp(word: string): string {
   return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
