@@ -78,7 +78,14 @@ function safeList(dir: string): string[] {
 }
 
 /** Words added by the edits: each edit of a run is new, as a writer's are. */
-const ADDED = ['And a few words more.', 'And then a few more words.', 'Adding yet another clause here.', 'With one sentence more.', 'And the last words of all.', 'Then something else entirely.'];
+const ADDED = [
+  'And a few words more.',
+  'And then a few more words.',
+  'Adding yet another clause here.',
+  'With one sentence more.',
+  'And the last words of all.',
+  'Then something else entirely.',
+];
 
 /** The source with words added to the paragraph nearest its middle: `edit` picks which words. */
 export function editedParagraph(source: string, edit = 0): string {

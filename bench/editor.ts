@@ -70,7 +70,10 @@ export async function benchEditor(): Promise<EditorFigures> {
       const cut = doc.markdown.indexOf('.\n', Math.floor(doc.markdown.length / 2));
       const edited = (edit: number) => `${doc.markdown.slice(0, cut)} word${edit}${doc.markdown.slice(cut)}`;
       const probe = await preview(edited(0), known, shown, 0);
-      const typedOn = Math.max(0, probe.answer.pages.findIndex((page) => !known.includes(page.hash)));
+      const typedOn = Math.max(
+        0,
+        probe.answer.pages.findIndex((page) => !known.includes(page.hash)),
+      );
       keep((await preview(edited(0), known, shown, typedOn)).answer);
       const times: number[] = [];
       let redrawn = 0;
@@ -84,7 +87,16 @@ export async function benchEditor(): Promise<EditorFigures> {
         keep(answer);
       }
       const warm = times.slice(2);
-      figures.push({ name: doc.name, pages: first.answer.pages.length, firstMs: first.ms, editP50: percentile(warm, 0.5), editMax: Math.max(...warm), redrawn, bandRows, targetMs: doc.targetMs });
+      figures.push({
+        name: doc.name,
+        pages: first.answer.pages.length,
+        firstMs: first.ms,
+        editP50: percentile(warm, 0.5),
+        editMax: Math.max(...warm),
+        redrawn,
+        bandRows,
+        targetMs: doc.targetMs,
+      });
     }
     return { documents: figures };
   } finally {

@@ -43,7 +43,9 @@ function measure(doc: BenchDocument, out: string): EngineFigures {
   for (let i = 0; i < RUNS; i++) {
     const command = quireRender(doc.file, path.join(out, 'out.pdf'));
     const start = performance.now();
-    const result = timed ? spawnSync(TIME, ['-f', 'maxrss %M', ...command], { encoding: 'utf8' }) : spawnSync(command[0]!, command.slice(1), { encoding: 'utf8' });
+    const result = timed
+      ? spawnSync(TIME, ['-f', 'maxrss %M', ...command], { encoding: 'utf8' })
+      : spawnSync(command[0]!, command.slice(1), { encoding: 'utf8' });
     cold.push(performance.now() - start);
     if (result.status !== 0) throw new Error(`quire render ${doc.name} failed: ${result.stderr}`);
     const rss = /maxrss (\d+)/.exec(result.stderr)?.[1];

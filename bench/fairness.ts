@@ -100,7 +100,11 @@ export async function benchFairness(samples = DEFAULT_SAMPLES): Promise<Fairness
         workers: service.workers,
         scenarios: [
           await scenario('README renders; flooder renders README-sized documents on 20 slots', render, render),
-          await scenario(`sealed README renders; flooder sends wrong-password PKCS#12 at ${DEFAULT_MAX_ITERATIONS.toLocaleString('en')} iterations on 20 slots`, sealed, wrongPassword),
+          await scenario(
+            `sealed README renders; flooder sends wrong-password PKCS#12 at ${DEFAULT_MAX_ITERATIONS.toLocaleString('en')} iterations on 20 slots`,
+            sealed,
+            wrongPassword,
+          ),
         ],
       };
     } finally {
@@ -189,7 +193,23 @@ class Client {
 /** The victim's bundle as OpenSSL 3 writes it; the flooder's with the costliest password check the cap allows. */
 function makeBundles(dir: string): { victim: string; heavy: string } {
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-  openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=Quire bench signer', '-days', '30', '-keyout', 'leaf.key', '-out', 'leaf.pem');
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-subj',
+    '/CN=Quire bench signer',
+    '-days',
+    '30',
+    '-keyout',
+    'leaf.key',
+    '-out',
+    'leaf.pem',
+  );
   const bundle = (name: string, ...extra: string[]) => {
     openssl('pkcs12', '-export', ...extra, '-inkey', 'leaf.key', '-in', 'leaf.pem', '-passout', `pass:${PASSWORD}`, '-out', name);
     return readFileSync(path.join(dir, name)).toString('base64');

@@ -42,7 +42,11 @@ const PEERS: Peer[] = [
       path.join(PEERS_DIR, 'node_modules/.bin/md-to-pdf'),
       input,
       '--launch-options',
-      JSON.stringify({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }),
+      JSON.stringify({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      }),
     ],
   },
   {
@@ -55,7 +59,11 @@ const PEERS: Peer[] = [
       return typ;
     },
     command: (input, output) => [process.execPath, TYPST_RUNNER, 'cold', input, output],
-    warm: (input, runs) => JSON.parse(execFileSync(process.execPath, [TYPST_RUNNER, 'warm', input, String(runs)], { encoding: 'utf8' })) as { freshMs: number; incrementalMs: number },
+    warm: (input, runs) =>
+      JSON.parse(execFileSync(process.execPath, [TYPST_RUNNER, 'warm', input, String(runs)], { encoding: 'utf8' })) as {
+        freshMs: number;
+        incrementalMs: number;
+      },
   },
   {
     name: 'Pandoc + wkhtmltopdf',
@@ -93,7 +101,8 @@ const DOCUMENTS = /^(readme:@types\/node|readme:express|commonmark-spec)$/;
 function peerCorpus(): BenchDocument[] {
   const docs = benchCorpus().filter((doc) => DOCUMENTS.test(doc.name));
   const express = path.join(ROOT, 'node_modules/express/Readme.md');
-  if (!docs.some((doc) => doc.name === 'readme:express') && existsSync(express)) docs.splice(1, 0, { name: 'readme:express', file: express, bytes: statSync(express).size });
+  if (!docs.some((doc) => doc.name === 'readme:express') && existsSync(express))
+    docs.splice(1, 0, { name: 'readme:express', file: express, bytes: statSync(express).size });
   if (existsSync(PANDOC_MANUAL)) docs.push({ name: 'pandoc-manual', file: PANDOC_MANUAL, bytes: statSync(PANDOC_MANUAL).size });
   return docs;
 }
@@ -118,7 +127,12 @@ export function benchPeers(runs = DEFAULT_RUNS): PeerFigures[] {
     const peers = PEERS.map((peer) => {
       const k = available.indexOf(peer);
       const run = k < 0 ? null : timed[k + 1]!;
-      return { name: peer.name, run, ratio: run === null ? null : median(quire.times.map((ms, round) => ms / run.times[round]!)), warm: k >= 0 && peer.warm ? peer.warm(inputs[k]!, runs) : null };
+      return {
+        name: peer.name,
+        run,
+        ratio: run === null ? null : median(quire.times.map((ms, round) => ms / run.times[round]!)),
+        warm: k >= 0 && peer.warm ? peer.warm(inputs[k]!, runs) : null,
+      };
     });
     return { document: doc.name, quire: { ...quire, warm: quireWarm(input, runs) }, peers };
   });
@@ -129,7 +143,9 @@ export function benchPeers(runs = DEFAULT_RUNS): PeerFigures[] {
  * is, and rendered after an edit with a RenderCache (each edit new), as `--watch` renders.
  */
 function quireWarm(input: string, runs: number): { freshMs: number; afterEditMs: number } {
-  const child = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'dist/bench/render-child.js'), input, String(runs), 'edits'], { encoding: 'utf8', maxBuffer: 1 << 20 })) as { times: number[]; editMs: number[] };
+  const child = JSON.parse(
+    execFileSync(process.execPath, [path.join(ROOT, 'dist/bench/render-child.js'), input, String(runs), 'edits'], { encoding: 'utf8', maxBuffer: 1 << 20 }),
+  ) as { times: number[]; editMs: number[] };
   return { freshMs: median(child.times), afterEditMs: median(child.editMs) };
 }
 

@@ -29,7 +29,11 @@ const LANGUAGES = ['ts', 'python', 'go', 'rust', 'json', 'bash'];
 export function richDocument(): string {
   const parts: string[] = ['# A rich document\n'];
   for (let i = 0; i < 50; i++) {
-    parts.push(i % 5 === 0 ? `$$\\sum_{k=1}^{${i + 2}} k^2 = \\frac{n(n+1)(2n+1)}{6}\\quad(${i})$$` : `Formula ${i}: $\\alpha_{${i}} = \\sqrt{x^${(i % 4) + 2} + \\frac{1}{${i + 1}}}$ in running text.`);
+    parts.push(
+      i % 5 === 0
+        ? `$$\\sum_{k=1}^{${i + 2}} k^2 = \\frac{n(n+1)(2n+1)}{6}\\quad(${i})$$`
+        : `Formula ${i}: $\\alpha_{${i}} = \\sqrt{x^${(i % 4) + 2} + \\frac{1}{${i + 1}}}$ in running text.`,
+    );
     if (i % 5 === 0) parts.push('```mermaid\n' + DIAGRAMS[i / 5]! + '\n```');
   }
   for (let i = 0; i < 30; i++) {
@@ -71,7 +75,9 @@ export function benchRich(): RichFigures {
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-rich-'));
   const file = path.join(dir, 'rich.md');
   writeFileSync(file, richDocument());
-  const output = execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, path.join(ROOT, 'dist/bench/render-child.js'), file, '0'], { encoding: 'utf8' });
+  const output = execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, path.join(ROOT, 'dist/bench/render-child.js'), file, '0'], {
+    encoding: 'utf8',
+  });
   const child = JSON.parse(output) as { firstMs: number; pages: number };
   const profile = JSON.parse(readFileSync(path.join(dir, readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!), 'utf8')) as CpuProfile;
   return { totalMs: child.firstMs, pages: child.pages, shares: groupProfile(profile) };

@@ -75,7 +75,9 @@ function printEngine(figures: EngineFigures[]): void {
 
 function printPeers(figures: PeerFigures[], runs: number): void {
   const installed = peersInstalled();
-  console.log(`peers installed: ${installed.length > 0 ? installed.join(', ') : 'none (see bench/README.md)'}; cold, process start to file written, median of ${runs}; Quire ÷ it: the median of each round's ratio`);
+  console.log(
+    `peers installed: ${installed.length > 0 ? installed.join(', ') : 'none (see bench/README.md)'}; cold, process start to file written, median of ${runs}; Quire ÷ it: the median of each round's ratio`,
+  );
   console.log(`Node.js alone (node -e 0) starts and exits in ${nodeStartMs().toFixed(0)} ms here (every converter starts without NODE_EXTRA_CA_CERTS)`);
   const mb = (run: { peakMb: number | null }) => (run.peakMb === null ? '-' : run.peakMb.toFixed(0));
   const names = figures[0]?.peers.map((peer) => peer.name) ?? [];
@@ -86,12 +88,16 @@ function printPeers(figures: PeerFigures[], runs: number): void {
       String(row.quire.pages),
       row.quire.ms.toFixed(0),
       mb(row.quire),
-      ...row.peers.flatMap(({ run, ratio }) => (run === null ? ['-', '-', '-', '-'] : [pagesAgainst(run.pages, row.quire.pages), run.ms.toFixed(0), mb(run), ratio!.toFixed(2)])),
+      ...row.peers.flatMap(({ run, ratio }) =>
+        run === null ? ['-', '-', '-', '-'] : [pagesAgainst(run.pages, row.quire.pages), run.ms.toFixed(0), mb(run), ratio!.toFixed(2)],
+      ),
     ]),
   );
   const warm = figures.flatMap((row) => row.peers.filter((peer) => peer.warm !== null).map((peer) => ({ row, peer, warm: peer.warm! })));
   if (warm.length === 0) return;
-  console.log(`\nwarm, in one process (median of ${runs}): fresh — Quire renders the document again, the peer compiles it with its caches emptied; after an edit — each run adds other words to the paragraph nearest the middle, Quire rendering with a RenderCache (as --watch does), the peer with its memoisation`);
+  console.log(
+    `\nwarm, in one process (median of ${runs}): fresh — Quire renders the document again, the peer compiles it with its caches emptied; after an edit — each run adds other words to the paragraph nearest the middle, Quire rendering with a RenderCache (as --watch does), the peer with its memoisation`,
+  );
   printTable(
     ['document', 'peer', 'Quire fresh ms', 'peer fresh ms', 'Quire after edit ms', 'peer after edit ms', 'ratio fresh', 'ratio after edit'],
     warm.map(({ row, peer, warm: times }) => [
@@ -114,20 +120,35 @@ function pagesAgainst(pages: number, quirePages: number): string {
 
 function printRich(figures: RichFigures): void {
   console.log(`\nrich document (50 formulas, 10 diagrams, 30 code blocks): ${figures.totalMs.toFixed(0)} ms cold, in a fresh process, ${figures.pages} pages`);
-  printTable(['module', 'CPU ms'], figures.shares.map((share) => [share.module, share.ms.toFixed(0)]));
+  printTable(
+    ['module', 'CPU ms'],
+    figures.shares.map((share) => [share.module, share.ms.toFixed(0)]),
+  );
 }
 
 function printService(figures: ServiceFigures): void {
-  console.log(`\nservice: ${figures.rps.toFixed(1)} renders/s over HTTP, p50 ${figures.p50.toFixed(0)} ms, p99 ${figures.p99.toFixed(0)} ms, ` +
-    `${figures.requests} requests, ${figures.failures} failures, ${figures.concurrency} clients, ${figures.workers} workers, service overhead p50 ${figures.serviceOverheadP50.toFixed(1)} ms`);
-  printTable(['document', 'KB', 'p50 ms'], figures.documents.map((doc) => [doc.name, (doc.bytes / 1024).toFixed(1), doc.p50.toFixed(0)]));
+  console.log(
+    `\nservice: ${figures.rps.toFixed(1)} renders/s over HTTP, p50 ${figures.p50.toFixed(0)} ms, p99 ${figures.p99.toFixed(0)} ms, ` +
+      `${figures.requests} requests, ${figures.failures} failures, ${figures.concurrency} clients, ${figures.workers} workers, service overhead p50 ${figures.serviceOverheadP50.toFixed(1)} ms`,
+  );
+  printTable(
+    ['document', 'KB', 'p50 ms'],
+    figures.documents.map((doc) => [doc.name, (doc.bytes / 1024).toFixed(1), doc.p50.toFixed(0)]),
+  );
 }
 
 function printServiceByClients(figures: ServiceFigures[]): void {
   console.log(`\nservice: README-sized renders over HTTP, ${figures[0]!.workers} workers, 10 s for each number of requests in flight`);
   printTable(
     ['clients', 'renders/s', 'p50 ms', 'p99 ms', 'failures', 'service overhead p50 ms'],
-    figures.map((row) => [String(row.concurrency), row.rps.toFixed(1), row.p50.toFixed(0), row.p99.toFixed(0), String(row.failures), row.serviceOverheadP50.toFixed(1)]),
+    figures.map((row) => [
+      String(row.concurrency),
+      row.rps.toFixed(1),
+      row.p50.toFixed(0),
+      row.p99.toFixed(0),
+      String(row.failures),
+      row.serviceOverheadP50.toFixed(1),
+    ]),
   );
 }
 
@@ -135,13 +156,25 @@ function printEditor(figures: EditorFigures): void {
   console.log('\neditor: an edit on one page → its preview answered with that page redrawn, over HTTP');
   printTable(
     ['document', 'pages', 'first preview ms', 'edit p50 ms', 'edit max ms', 'pages redrawn', 'rows drawn', 'target ms'],
-    figures.documents.map((row) => [row.name, String(row.pages), row.firstMs.toFixed(0), row.editP50.toFixed(0), row.editMax.toFixed(0), String(row.redrawn), Number.isFinite(row.bandRows) ? String(row.bandRows) : 'whole page', String(row.targetMs)]),
+    figures.documents.map((row) => [
+      row.name,
+      String(row.pages),
+      row.firstMs.toFixed(0),
+      row.editP50.toFixed(0),
+      row.editMax.toFixed(0),
+      String(row.redrawn),
+      Number.isFinite(row.bandRows) ? String(row.bandRows) : 'whole page',
+      String(row.targetMs),
+    ]),
   );
 }
 
 function printScale(figures: ScaleFigures): void {
   console.log('store time per render (authenticate, request token, render slot, reserve, charge, slot back):');
-  printTable(['store', 'clients', 'p50 ms', 'p99 ms'], figures.store.map((row) => [row.store, String(row.clients), row.p50.toFixed(2), row.p99.toFixed(2)]));
+  printTable(
+    ['store', 'clients', 'p50 ms', 'p99 ms'],
+    figures.store.map((row) => [row.store, String(row.clients), row.p50.toFixed(2), row.p99.toFixed(2)]),
+  );
   console.log(`\nrenders per second over HTTP, README-sized documents, one worker per instance, ${figures.cores} cores on this machine:`);
   const base = figures.http[0]!.rps;
   printTable(
@@ -173,7 +206,9 @@ function printFairness(figures: FairnessFigures): void {
       String(latency.retries),
     ];
     printTable(['victim', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'samples', 'retries'], [row('idle', scenario.idle), row('flooded', scenario.flooded)]);
-    const flooder = Object.entries(scenario.flooderAnswers).map(([answer, count]) => `${count} × ${answer}`).join(', ');
+    const flooder = Object.entries(scenario.flooderAnswers)
+      .map(([answer, count]) => `${count} × ${answer}`)
+      .join(', ');
     console.log(`p99 flooded / idle: ${(scenario.flooded.p99 / scenario.idle.p99).toFixed(2)}x; the flooder meanwhile: ${flooder}`);
   }
 }

@@ -144,9 +144,18 @@ async function instancesOver(label: string, db: string, count: number, cores: nu
       instances: count,
       cpus: pinned ? children.map((_, i) => String(i)).join(',') : 'shared',
       rps: ok.length / elapsed,
-      p50: percentile(ok.map((s) => s.ms), 0.5),
-      p99: percentile(ok.map((s) => s.ms), 0.99),
-      overheadP50: percentile(ok.map((s) => s.overhead), 0.5),
+      p50: percentile(
+        ok.map((s) => s.ms),
+        0.5,
+      ),
+      p99: percentile(
+        ok.map((s) => s.ms),
+        0.99,
+      ),
+      overheadP50: percentile(
+        ok.map((s) => s.overhead),
+        0.5,
+      ),
       failures: samples.length - ok.length,
     };
   } finally {

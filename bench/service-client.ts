@@ -43,11 +43,17 @@ function run(plan: ClientPlan): Promise<{ samples: ClientSample[]; elapsedMs: nu
           port: target.port,
           path: target.pathname,
           method: 'POST',
-          headers: { Authorization: `Bearer ${plan.keys[sent++ % plan.keys.length]}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+          headers: {
+            Authorization: `Bearer ${plan.keys[sent++ % plan.keys.length]}`,
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+          },
         },
         (response) => {
           response.on('data', () => undefined);
-          response.on('end', () => resolve({ doc, ok: response.statusCode === 200, ms: performance.now() - started, serverTiming: String(response.headers['server-timing'] ?? '') }));
+          response.on('end', () =>
+            resolve({ doc, ok: response.statusCode === 200, ms: performance.now() - started, serverTiming: String(response.headers['server-timing'] ?? '') }),
+          );
           response.on('error', reject);
         },
       );
@@ -58,9 +64,11 @@ function run(plan: ClientPlan): Promise<{ samples: ClientSample[]; elapsedMs: nu
   return (async () => {
     const documents = plan.bodies.length;
     for (let round = 0; round < plan.warmUpRounds; round += 1) {
-      await Promise.all(Array.from({ length: plan.clients }, async (_, client) => {
-        for (let i = 0; i < documents; i += 1) await send((i + client) % documents);
-      }));
+      await Promise.all(
+        Array.from({ length: plan.clients }, async (_, client) => {
+          for (let i = 0; i < documents; i += 1) await send((i + client) % documents);
+        }),
+      );
     }
     const samples: ClientSample[] = [];
     const started = performance.now();

@@ -76,8 +76,14 @@ export async function benchService(clients = availableParallelism(), durationMs 
     const ok = samples.filter((sample) => sample.ok);
     return {
       rps: ok.length / (elapsed / 1000),
-      p50: percentile(ok.map((s) => s.ms), 0.5),
-      p99: percentile(ok.map((s) => s.ms), 0.99),
+      p50: percentile(
+        ok.map((s) => s.ms),
+        0.5,
+      ),
+      p99: percentile(
+        ok.map((s) => s.ms),
+        0.99,
+      ),
       requests: samples.length,
       failures: samples.length - ok.length,
       concurrency,
@@ -85,9 +91,15 @@ export async function benchService(clients = availableParallelism(), durationMs 
       documents: documents.map((doc, i) => ({
         name: doc.name,
         bytes: doc.bytes,
-        p50: percentile(ok.filter((s) => s.doc === i).map((s) => s.ms), 0.5),
+        p50: percentile(
+          ok.filter((s) => s.doc === i).map((s) => s.ms),
+          0.5,
+        ),
       })),
-      serviceOverheadP50: percentile(ok.map((s) => s.overhead), 0.5),
+      serviceOverheadP50: percentile(
+        ok.map((s) => s.overhead),
+        0.5,
+      ),
     };
   } finally {
     await server.close(0);
@@ -98,9 +110,7 @@ export async function benchService(clients = availableParallelism(), durationMs 
 
 /** `total` minus the other phases of a Server-Timing header. */
 export function overhead(serverTiming: string): number {
-  const phases = Object.fromEntries(
-    [...serverTiming.matchAll(/(\w+);dur=([\d.]+)/g)].map((match) => [match[1]!, Number(match[2])]),
-  );
+  const phases = Object.fromEntries([...serverTiming.matchAll(/(\w+);dur=([\d.]+)/g)].map((match) => [match[1]!, Number(match[2])]));
   const inner = (phases.queue ?? 0) + (phases.setup ?? 0) + (phases.render ?? 0) + (phases.serialize ?? 0);
   return (phases.total ?? 0) - inner;
 }

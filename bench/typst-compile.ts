@@ -23,7 +23,6 @@ interface Compiler {
   evictCache(maxAge: number): void;
 }
 
-
 function compiler(): Compiler {
   const { NodeCompiler } = createRequire(import.meta.url)(TYPST_MODULE) as { NodeCompiler: { create(args: unknown): Compiler } };
   // Quire's own faces, so both set the same glyphs.

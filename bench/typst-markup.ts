@@ -42,7 +42,10 @@ function footnoteDefinitions(tree: Root): Notes {
 }
 
 function blocks(nodes: readonly RootContent[], notes: Notes): string {
-  return nodes.map((node) => block(node, notes)).filter((text) => text !== '').join('\n\n');
+  return nodes
+    .map((node) => block(node, notes))
+    .filter((text) => text !== '')
+    .join('\n\n');
 }
 
 function block(node: RootContent, notes: Notes): string {

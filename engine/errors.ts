@@ -1,12 +1,23 @@
 /** Names of renderer bounds, exactly as SPEC.md "Renderer bounds" lists them. */
 export const RENDERER_BOUNDS = [
-  'OutOfMemory', 'MemoryLimit', 'PreparedMemoryLimit',
-  'SourceLimit', 'SourceBytesLimit', 'PreparedBytesLimit',
+  'OutOfMemory',
+  'MemoryLimit',
+  'PreparedMemoryLimit',
+  'SourceLimit',
+  'SourceBytesLimit',
+  'PreparedBytesLimit',
   'ResourceCountLimit',
-  'ResourceDepthLimit', 'DepthLimit',
-  'ImageTooLarge', 'ImageTooManyPixels', 'ImageDimensionsTooLarge',
-  'ElementLimit', 'SvgWorkLimit', 'DecodedWorkLimit',
-  'ResourceLimit', 'InspectionLimit', 'Capacity',
+  'ResourceDepthLimit',
+  'DepthLimit',
+  'ImageTooLarge',
+  'ImageTooManyPixels',
+  'ImageDimensionsTooLarge',
+  'ElementLimit',
+  'SvgWorkLimit',
+  'DecodedWorkLimit',
+  'ResourceLimit',
+  'InspectionLimit',
+  'Capacity',
 ] as const;
 
 export type RendererBoundName = (typeof RENDERER_BOUNDS)[number];
@@ -22,7 +33,10 @@ export abstract class QuireError extends Error {
 /** An option or feature switch the engine cannot accept; `key` names it (e.g. `features.tasks`). */
 export class InvalidOptionError extends QuireError {
   readonly code = 'invalid_option';
-  constructor(readonly key: string, message: string) {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -37,7 +51,10 @@ export class EmptyDocumentError extends QuireError {
 /** The YAML front matter could not be read; `line` is 1-based within the document. */
 export class FrontMatterError extends QuireError {
   readonly code = 'invalid_front_matter';
-  constructor(message: string, readonly line?: number) {
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
     super(line ? `front matter, line ${line}: ${message}` : `front matter: ${message}`);
   }
 }
@@ -45,7 +62,10 @@ export class FrontMatterError extends QuireError {
 /** Layout needed more pages than `limit`; it stopped at `pagesReached`. */
 export class PageLimitError extends QuireError {
   readonly code = 'too_many_pages';
-  constructor(readonly limit: number, readonly pagesReached: number) {
+  constructor(
+    readonly limit: number,
+    readonly pagesReached: number,
+  ) {
     super(`the document needs more than ${limit} pages`);
   }
 }
@@ -60,7 +80,10 @@ export class RenderTimeoutError extends QuireError {
 /** Hostile or oversized content reached one of the named renderer bounds. */
 export class RendererBoundError extends QuireError {
   readonly code = 'renderer_bound';
-  constructor(readonly bound: RendererBoundName, message: string) {
+  constructor(
+    readonly bound: RendererBoundName,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -76,7 +99,11 @@ export class ResourceBudgetError extends QuireError {
 /** In strict mode, a resource could not be loaded or read. `resourceId` is its position, never its URL. */
 export class ResourceError extends QuireError {
   readonly code = 'resource_fetch_failed';
-  constructor(readonly resourceId: string, readonly reason: string, message: string) {
+  constructor(
+    readonly resourceId: string,
+    readonly reason: string,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -57,12 +57,18 @@ export interface MarkdownFile {
  */
 export async function renderFiles(files: readonly MarkdownFile[], options: RenderCallOptions = {}): Promise<RenderResult> {
   if (files.length === 0) throw new EmptyDocumentError();
-  return renderSources(files.map((file) => ({ markdown: file.markdown, path: file.path, loader: file.loader ?? options.loader ?? noLoader })), options);
+  return renderSources(
+    files.map((file) => ({ markdown: file.markdown, path: file.path, loader: file.loader ?? options.loader ?? noLoader })),
+    options,
+  );
 }
 
 async function renderSources(sources: readonly Source[], options: RenderCallOptions): Promise<RenderResult> {
   const { document, laidOut, clock } = await layOutSources(sources, options, options.cache);
-  const pdf = await paintDocument(laidOut, { signal: options.limits?.signal, ...(options.cache && { streams: options.cache.streams, splitImages: options.cache.splitImages }) });
+  const pdf = await paintDocument(laidOut, {
+    signal: options.limits?.signal,
+    ...(options.cache && { streams: options.cache.streams, splitImages: options.cache.splitImages }),
+  });
   clock.mark('serialize');
 
   return {

@@ -79,4 +79,3 @@ function designOption(input: unknown): FrontMatter {
     throw new InvalidOptionError(`design.${key}`, settingMessage(key, value, expected));
   });
 }
-

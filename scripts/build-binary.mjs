@@ -61,7 +61,10 @@ const { result, dataFiles } = await bundleQuire({ repo: REPO, dist: DIST, outdir
 
 // 2. What is read from files at run time.
 writeFileSync(path.join(STAGE, 'package.json'), JSON.stringify({ type: 'module', private: true }));
-writeFileSync(path.join(STAGE, 'launch.cjs'), "import(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'dist/src/cli/main.js')).href);\n");
+writeFileSync(
+  path.join(STAGE, 'launch.cjs'),
+  "import(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'dist/src/cli/main.js')).href);\n",
+);
 cpSync(path.join(REPO, 'fonts'), path.join(STAGE, 'fonts'), { recursive: true });
 // The web editor's bundled page assets, served from beside the service's modules.
 cpSync(path.join(DIST, 'editor'), path.join(STAGE, 'dist/editor'), { recursive: true });

@@ -38,7 +38,9 @@ export async function bundleQuire({ repo, dist, outdir, entries, commonJs = fals
     chunkNames: 'dist/chunks/[name]-[hash]',
     external: NATIVE_EXTERNALS,
     // Bundled CommonJS calls `require`; every ES module output file provides one before its code runs.
-    banner: commonJs ? {} : { js: "import { createRequire as __quireCreateRequire } from 'node:module'; globalThis.require ??= __quireCreateRequire(import.meta.url);" },
+    banner: commonJs
+      ? {}
+      : { js: "import { createRequire as __quireCreateRequire } from 'node:module'; globalThis.require ??= __quireCreateRequire(import.meta.url);" },
     logLevel: 'warning',
     metafile: true,
     plugins: [deferred(), lazyTries(), shortcodeNames(), rewriteSources({ repo, dist, dataFiles }), namedExportsOfCommonJs()],
@@ -56,7 +58,14 @@ export async function bundleQuire({ repo, dist, outdir, entries, commonJs = fals
 async function toCommonJs(files) {
   for (const file of files) {
     if (!file.endsWith('.js')) continue;
-    const converted = await esbuild.transform(readFileSync(file, 'utf8'), { format: 'cjs', platform: 'node', target: 'node20', sourcefile: file, supported: { 'dynamic-import': false }, minifyWhitespace: true });
+    const converted = await esbuild.transform(readFileSync(file, 'utf8'), {
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      sourcefile: file,
+      supported: { 'dynamic-import': false },
+      minifyWhitespace: true,
+    });
     const lost = converted.warnings.filter((warning) => warning.id === 'empty-import-meta');
     if (lost.length > 0) throw new Error(`${file}: ${lost.map((warning) => warning.text).join('; ')}`);
     writeFileSync(file, asciiOnly(converted.code));
@@ -107,9 +116,10 @@ function deferred() {
       build.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => {
         const real = `require(${JSON.stringify(args.path)})`;
         const functions = DEFERRED_FUNCTIONS[args.path];
-        const contents = functions === null
-          ? `module.exports = (...args) => ${real}(...args);\n`
-          : functions.map((name) => `export const ${name} = (...args) => ${real}.${name}(...args);\n`).join('');
+        const contents =
+          functions === null
+            ? `module.exports = (...args) => ${real}(...args);\n`
+            : functions.map((name) => `export const ${name} = (...args) => ${real}.${name}(...args);\n`).join('');
         return { contents, resolveDir: args.pluginData.resolveDir, loader: 'js' };
       });
     },
@@ -189,7 +199,11 @@ const SOURCE_PATCHES = [
   // restructure, which fontkit reads font tables with, makes a TextDecoder for every string it
   // reads (each glyph name of a font's post table): ~11 ms of a cold CommonMark-spec render. A
   // decoder decodes each call afresh, so one per encoding serves them all.
-  { file: /node_modules[\\/]restructure[\\/]src[\\/]DecodeStream\.js$/, from: 'const ENCODING_MAPPING = {', to: 'const DECODERS = new Map();\nconst ENCODING_MAPPING = {' },
+  {
+    file: /node_modules[\\/]restructure[\\/]src[\\/]DecodeStream\.js$/,
+    from: 'const ENCODING_MAPPING = {',
+    to: 'const DECODERS = new Map();\nconst ENCODING_MAPPING = {',
+  },
   {
     file: /node_modules[\\/]restructure[\\/]src[\\/]DecodeStream\.js$/,
     from: 'let decoder = new TextDecoder(encoding);',
@@ -203,7 +217,11 @@ const SOURCE_PATCHES = [
     from: 'export const htmlDecodeTree = /* #__PURE__ */ decodeTrieDict(',
     to: 'export const buildHtmlDecodeTree = () => decodeTrieDict(',
   },
-  { file: MARKDOWN_IT_DECODE, from: 'import { htmlDecodeTree } from "./generated/decode-data-html.js";', to: 'import { buildHtmlDecodeTree } from "./generated/decode-data-html.js";\nlet htmlDecodeTree;' },
+  {
+    file: MARKDOWN_IT_DECODE,
+    from: 'import { htmlDecodeTree } from "./generated/decode-data-html.js";',
+    to: 'import { buildHtmlDecodeTree } from "./generated/decode-data-html.js";\nlet htmlDecodeTree;',
+  },
   { file: MARKDOWN_IT_DECODE, from: 'const decodeTree = htmlDecodeTree;', to: 'const decodeTree = (htmlDecodeTree ??= buildHtmlDecodeTree());' },
   { file: MARKDOWN_IT_DECODE, from: 'export { htmlDecodeTree } from "./generated/decode-data-html.js";', to: '' },
   // unicode-trie inflates its tables (deflated twice) with tiny-inflate, in JavaScript: ~10 ms of

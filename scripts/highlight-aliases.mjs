@@ -11,7 +11,9 @@ for (const name of hljs.listLanguages()) {
   }
 }
 const version = JSON.parse((await import('node:fs')).readFileSync(new URL('../node_modules/highlight.js/package.json', import.meta.url), 'utf8')).version;
-const entries = Object.keys(map).sort().map((key) => `  ${JSON.stringify(key)}: ${JSON.stringify(map[key])},`);
+const entries = Object.keys(map)
+  .sort()
+  .map((key) => `  ${JSON.stringify(key)}: ${JSON.stringify(map[key])},`);
 writeFileSync(
   new URL('../engine/content/highlight/aliases.ts', import.meta.url),
   `// Generated from highlight.js ${version} (every language's aliases): scripts/highlight-aliases.mjs.\n/** Alias → the file name of its language module in highlight.js. */\nexport const ALIASES: Readonly<Record<string, string>> = {\n${entries.join('\n')}\n};\n`,

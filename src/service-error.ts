@@ -66,26 +66,28 @@ export class ServiceError extends Error {
   }
 }
 
-export const invalidRequest = (reason: string, message: string) =>
-  new ServiceError(400, 'invalid_request', message, { reason });
+export const invalidRequest = (reason: string, message: string) => new ServiceError(400, 'invalid_request', message, { reason });
 
 export const emptyDocument = () => new ServiceError(400, 'empty_document', 'The document is empty.');
 
 export const unauthorized = () =>
-  new ServiceError(401, 'unauthorized', 'A valid API key is required: send "Authorization: Bearer <API_KEY>".', {}, {
-    'WWW-Authenticate': 'Bearer',
-  });
+  new ServiceError(
+    401,
+    'unauthorized',
+    'A valid API key is required: send "Authorization: Bearer <API_KEY>".',
+    {},
+    {
+      'WWW-Authenticate': 'Bearer',
+    },
+  );
 
 export const accountBlocked = () => new ServiceError(403, 'account_blocked', 'This account is blocked.');
 
-export const emailUnverified = () =>
-  new ServiceError(403, 'email_unverified', "This account's email address is not verified yet.");
+export const emailUnverified = () => new ServiceError(403, 'email_unverified', "This account's email address is not verified yet.");
 
-export const planRequired = (reason: string, message: string) =>
-  new ServiceError(403, 'plan_required', message, { reason });
+export const planRequired = (reason: string, message: string) => new ServiceError(403, 'plan_required', message, { reason });
 
-export const quotaExhausted = () =>
-  new ServiceError(402, 'quota_exhausted', 'No documents are left in the current period.');
+export const quotaExhausted = () => new ServiceError(402, 'quota_exhausted', 'No documents are left in the current period.');
 
 export const notFound = (message = 'There is nothing at this path.') => new ServiceError(404, 'not_found', message);
 
@@ -93,33 +95,46 @@ export const methodNotAllowed = (allow: readonly string[]) =>
   new ServiceError(405, 'method_not_allowed', `This path accepts ${allow.join(', ')}.`, {}, { Allow: allow.join(', ') });
 
 export const idempotencyInProgress = () =>
-  new ServiceError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still running.', {}, {
-    'Retry-After': '2',
-  });
-
-export const idempotencyMismatch = () =>
   new ServiceError(
-    422,
-    'idempotency_mismatch',
-    'This Idempotency-Key was used for a different document, features or resource content.',
+    409,
+    'idempotency_in_progress',
+    'A request with this Idempotency-Key is still running.',
+    {},
+    {
+      'Retry-After': '2',
+    },
   );
 
-export const replayLimit = (retryAfterSeconds: number) =>
-  new ServiceError(429, 'idempotency_replay_limit', 'The replays allowed for this Idempotency-Key are used up.', {}, {
-    'Retry-After': String(retryAfterSeconds),
-  });
+export const idempotencyMismatch = () =>
+  new ServiceError(422, 'idempotency_mismatch', 'This Idempotency-Key was used for a different document, features or resource content.');
 
-export const payloadTooLarge = (reason: string, message: string, limit: LimitInfo) =>
-  new ServiceError(413, 'payload_too_large', message, { reason, limit });
+export const replayLimit = (retryAfterSeconds: number) =>
+  new ServiceError(
+    429,
+    'idempotency_replay_limit',
+    'The replays allowed for this Idempotency-Key are used up.',
+    {},
+    {
+      'Retry-After': String(retryAfterSeconds),
+    },
+  );
+
+export const payloadTooLarge = (reason: string, message: string, limit: LimitInfo) => new ServiceError(413, 'payload_too_large', message, { reason, limit });
 
 /**
  * Over a request-body ceiling (`limit.plan` null for the deployment's, else the account's plan);
  * the connection is closed rather than the rest of the body read.
  */
 export const bodyTooLarge = (limit: LimitInfo) =>
-  new ServiceError(413, 'payload_too_large', `The request body is larger than ${limit.value} KB.`, { reason: 'body_limit', limit }, {
-    Connection: 'close',
-  });
+  new ServiceError(
+    413,
+    'payload_too_large',
+    `The request body is larger than ${limit.value} KB.`,
+    { reason: 'body_limit', limit },
+    {
+      Connection: 'close',
+    },
+  );
 
 /** A renderer bound (SPEC "Renderer bounds"): no `limit`, the bound's name when known. */
 export const preparationLimit = (bound: string | undefined) =>
@@ -128,14 +143,11 @@ export const preparationLimit = (bound: string | undefined) =>
     ...(bound === undefined ? {} : { renderer_bound: bound }),
   });
 
-export const tooManyResources = (message: string, limit: LimitInfo) =>
-  new ServiceError(422, 'too_many_resources', message, { limit });
+export const tooManyResources = (message: string, limit: LimitInfo) => new ServiceError(422, 'too_many_resources', message, { limit });
 
-export const tooManyPages = (limit: LimitInfo) =>
-  new ServiceError(422, 'too_many_pages', `The document needs more than ${limit.value} pages.`, { limit });
+export const tooManyPages = (limit: LimitInfo) => new ServiceError(422, 'too_many_pages', `The document needs more than ${limit.value} pages.`, { limit });
 
-export const renderTimeout = (limit: LimitInfo) =>
-  new ServiceError(422, 'render_timeout', `The render took longer than ${limit.value} seconds.`, { limit });
+export const renderTimeout = (limit: LimitInfo) => new ServiceError(422, 'render_timeout', `The render took longer than ${limit.value} seconds.`, { limit });
 
 export const resourceFetchFailed = (resourceId: string, reason: string) =>
   new ServiceError(422, 'resource_fetch_failed', `Resource ${resourceId} could not be loaded.`, {
@@ -147,42 +159,39 @@ export const resourceFetchFailed = (resourceId: string, reason: string) =>
 export const renderFailed = (status: 422 | 500, message: string) => new ServiceError(status, 'render_failed', message);
 
 /** `status` is the storage's answer, or null when none arrived in time. */
-export const uploadFailed = (status: number | null) =>
-  new ServiceError(424, 'upload_failed', 'The storage did not accept the PDF.', { status });
+export const uploadFailed = (status: number | null) => new ServiceError(424, 'upload_failed', 'The storage did not accept the PDF.', { status });
 
 export const rateLimited = (limit: LimitInfo, retryAfterSeconds: number) =>
-  new ServiceError(429, 'rate_limited', `Over the account's limit ${limit.name} = ${limit.value}.`, { limit }, {
-    'Retry-After': String(retryAfterSeconds),
-  });
+  new ServiceError(
+    429,
+    'rate_limited',
+    `Over the account's limit ${limit.name} = ${limit.value}.`,
+    { limit },
+    {
+      'Retry-After': String(retryAfterSeconds),
+    },
+  );
 
-export const queueFull = () =>
-  new ServiceError(503, 'queue_full', 'The render queue is full; retry shortly.', {}, { 'Retry-After': '2' });
+export const queueFull = () => new ServiceError(503, 'queue_full', 'The render queue is full; retry shortly.', {}, { 'Retry-After': '2' });
 
-export const quotaUnavailable = (message = 'Usage counting is unavailable; nothing was counted.') =>
-  new ServiceError(503, 'quota_unavailable', message);
+export const quotaUnavailable = (message = 'Usage counting is unavailable; nothing was counted.') => new ServiceError(503, 'quota_unavailable', message);
 
 export const renderUnavailable = (message: string) => new ServiceError(503, 'render_unavailable', message);
 
 /** A credential that cannot seal; `reason` is one of SPEC "Seal object" rule 6, never what was sent. */
-export const invalidBundle = (reason: string, message: string) =>
-  new ServiceError(400, 'invalid_bundle', message, { reason });
+export const invalidBundle = (reason: string, message: string) => new ServiceError(400, 'invalid_bundle', message, { reason });
 
 /** The compatibility form of `invalid_bundle`: the reason answered as the code itself. */
-export const bundleRefusedAsCode = (code: 'wrong_password' | 'key_cert_mismatch', message: string) =>
-  new ServiceError(400, code, message);
+export const bundleRefusedAsCode = (code: 'wrong_password' | 'key_cert_mismatch', message: string) => new ServiceError(400, code, message);
 
-export const certificateExpired = (message: string) =>
-  new ServiceError(400, 'certificate_expired', message, { reason: 'certificate_expired' });
+export const certificateExpired = (message: string) => new ServiceError(400, 'certificate_expired', message, { reason: 'certificate_expired' });
 
-export const unknownSigningIdentity = () =>
-  new ServiceError(400, 'unknown_signing_identity', 'No stored certificate of this account has that name.');
+export const unknownSigningIdentity = () => new ServiceError(400, 'unknown_signing_identity', 'No stored certificate of this account has that name.');
 
 /** The PDF was rendered but could not be sealed; no unsealed PDF is returned. */
-export const signingFailed = () =>
-  new ServiceError(422, 'signing_failed', 'The document was rendered but could not be sealed.');
+export const signingFailed = () => new ServiceError(422, 'signing_failed', 'The document was rendered but could not be sealed.');
 
-export const signingUnavailable = (reason: string, message: string) =>
-  new ServiceError(503, 'signing_unavailable', message, { reason });
+export const signingUnavailable = (reason: string, message: string) => new ServiceError(503, 'signing_unavailable', message, { reason });
 
 export const internalError = () => new ServiceError(500, 'internal_error', 'Something went wrong on our side.');
 

@@ -195,7 +195,10 @@ async function partTitle(part: DocumentPart, features: Features): Promise<string
 }
 
 class BlockBuilder {
-  constructor(private readonly context: BuildContext, private readonly headingIds: Map<Heading, string>) {}
+  constructor(
+    private readonly context: BuildContext,
+    private readonly headingIds: Map<Heading, string>,
+  ) {}
 
   async blocks(nodes: readonly (RootContent | BlockContent | DefinitionContent)[]): Promise<Block[]> {
     const out: Block[] = [];
@@ -222,7 +225,16 @@ class BlockBuilder {
       case 'heading': {
         const content = await buildInlines(node.children, this.context);
         const unnumbered = node.data?.unnumbered ? { unnumbered: true } : {};
-        return [{ kind: 'heading', level: node.depth as HeadingLevel, content, id: this.headingIds.get(node)!, text: await readableText(node, this.context), ...unnumbered }];
+        return [
+          {
+            kind: 'heading',
+            level: node.depth as HeadingLevel,
+            content,
+            id: this.headingIds.get(node)!,
+            text: await readableText(node, this.context),
+            ...unnumbered,
+          },
+        ];
       }
       case 'thematicBreak':
         return [{ kind: 'rule' }];
@@ -235,14 +247,24 @@ class BlockBuilder {
         for (const item of node.children) {
           items.push({ checked: item.checked ?? null, children: await this.blocks(item.children) });
         }
-        return [{ kind: 'list', ordered: node.ordered ?? false, start: node.start ?? 1, tight: !node.spread && node.children.every((item) => !item.spread), items }];
+        return [
+          { kind: 'list', ordered: node.ordered ?? false, start: node.start ?? 1, tight: !node.spread && node.children.every((item) => !item.spread), items },
+        ];
       }
       case 'code':
-        return [warnIfNotDrawn(await codeBlock(node.value, node.lang ?? null, this.context.features, this.context.contentOptions, this.context.codeBlocks), node.value, this.context.warn)];
+        return [
+          warnIfNotDrawn(
+            await codeBlock(node.value, node.lang ?? null, this.context.features, this.context.contentOptions, this.context.codeBlocks),
+            node.value,
+            this.context.warn,
+          ),
+        ];
       case 'math':
-        return [this.context.features.math
-          ? warnIfNotDrawn(await displayMath(node.value, this.context.contentOptions), node.value, this.context.warn)
-          : { kind: 'code', text: node.value, language: 'math', lines: null, note: null }];
+        return [
+          this.context.features.math
+            ? warnIfNotDrawn(await displayMath(node.value, this.context.contentOptions), node.value, this.context.warn)
+            : { kind: 'code', text: node.value, language: 'math', lines: null, note: null },
+        ];
       case 'table':
         return [await this.table(node)];
       case 'definition':
@@ -354,7 +376,6 @@ async function readableText(heading: Heading, context: { features: Features }): 
 function headingText(heading: Heading): string {
   return plainText(heading, { includeHtml: false });
 }
-
 
 function sameText(a: string, b: string): boolean {
   const normal = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();

@@ -23,7 +23,8 @@ async function madeCodeBlock(text: string, language: string | null, features: Fe
   if (lang === 'mermaid' && features.mermaid) {
     return drawnOrCode(await renderMermaid(text, options), text, lang, 'Figure', features.mermaid_appendix, 'Diagram not drawn');
   }
-  if (lang === 'math' && features.math) return drawnOrCode(await renderMath(text, { ...options, display: true }), text, lang, 'Formula', false, 'Formula not typeset');
+  if (lang === 'math' && features.math)
+    return drawnOrCode(await renderMath(text, { ...options, display: true }), text, lang, 'Formula', false, 'Formula not typeset');
   if ((lang === 'qr' || lang === 'barcode') && features.barcode) {
     return drawnOrCode(await renderBarcode(lang, text, options), text, lang, 'Figure', false, 'Barcode not drawn');
   }
@@ -34,12 +35,22 @@ async function madeCodeBlock(text: string, language: string | null, features: Fe
 /** A token of code as an inline: an emoji as its drawing (read as its characters), else text in the token's colour. */
 export function tokenInline(token: HighlightedLine[number], marks: Marks, code: object | null): Inline {
   if (token.emoji) return { kind: 'drawing', drawing: token.emoji, role: { kind: 'text', text: token.text, code }, alt: token.text, link: null };
-  return { kind: 'text', text: token.text, marks: { ...marks, bold: token.bold ?? marks.bold, italic: token.italic ?? marks.italic }, link: null, code, ...(token.color ? { color: token.color } : {}) };
+  return {
+    kind: 'text',
+    text: token.text,
+    marks: { ...marks, bold: token.bold ?? marks.bold, italic: token.italic ?? marks.italic },
+    link: null,
+    code,
+    ...(token.color ? { color: token.color } : {}),
+  };
 }
 
 /** A code block's lines as one plain token each. */
 export function plainLines(text: string): HighlightedLine[] {
-  return text.replace(/\n$/, '').split('\n').map((line) => [{ text: line, color: null }]);
+  return text
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => [{ text: line, color: null }]);
 }
 
 /**

@@ -48,7 +48,11 @@ export interface PartTargets {
 /** Turns a Markdown URL into a link target, or null when a PDF cannot follow it. */
 export class LinkResolver {
   /** `parts`: every file of a joined document by path, which relative links may name. */
-  constructor(private readonly part: PartTargets, private readonly warn: (message: string) => void, private readonly parts: ReadonlyMap<string, PartTargets> = new Map()) {}
+  constructor(
+    private readonly part: PartTargets,
+    private readonly warn: (message: string) => void,
+    private readonly parts: ReadonlyMap<string, PartTargets> = new Map(),
+  ) {}
 
   resolve(url: string, description: string): Link | null {
     const internal = (dest: string | null): Link | null => (dest === null ? null : { target: { kind: 'internal', dest }, description });

@@ -8,7 +8,6 @@ import { textInlines } from './text-inlines.js';
 import { pushAll } from '../push-all.js';
 import { renderMath } from '../content/math/index.js';
 
-
 /** mdast phrasing content → Quire inlines with marks, links and loaded images. */
 export async function buildInlines(nodes: PhrasingContent[], context: BuildContext): Promise<Inline[]> {
   const out: Inline[] = [];
@@ -16,13 +15,7 @@ export async function buildInlines(nodes: PhrasingContent[], context: BuildConte
   return out;
 }
 
-async function appendInlines(
-  nodes: PhrasingContent[],
-  marks: Marks,
-  link: Link | null,
-  context: BuildContext,
-  out: Inline[],
-): Promise<void> {
+async function appendInlines(nodes: PhrasingContent[], marks: Marks, link: Link | null, context: BuildContext, out: Inline[]): Promise<void> {
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i]!;
     switch (node.type) {
@@ -89,25 +82,12 @@ async function appendInlines(
   }
 }
 
-async function appendLinked(
-  url: string,
-  children: PhrasingContent[],
-  marks: Marks,
-  outer: Link | null,
-  context: BuildContext,
-  out: Inline[],
-): Promise<void> {
+async function appendLinked(url: string, children: PhrasingContent[], marks: Marks, outer: Link | null, context: BuildContext, out: Inline[]): Promise<void> {
   const link = outer ?? context.links.resolve(url, plainText({ type: 'paragraph', children }));
   await appendInlines(children, marks, link, context, out);
 }
 
-async function appendImage(
-  url: string,
-  alt: string,
-  link: Link | null,
-  context: BuildContext,
-  out: Inline[],
-): Promise<void> {
+async function appendImage(url: string, alt: string, link: Link | null, context: BuildContext, out: Inline[]): Promise<void> {
   if (!context.features.images) return;
   const image = await context.resources.loadImage(url);
   if (image) out.push({ kind: 'image', image, alt, link });

@@ -52,7 +52,12 @@ export interface Marks {
 }
 
 export const NO_MARKS: Readonly<Marks> = Object.freeze({
-  bold: false, italic: false, code: false, strike: false, sup: false, sub: false,
+  bold: false,
+  italic: false,
+  code: false,
+  strike: false,
+  sup: false,
+  sub: false,
 });
 
 export type LinkTarget = { kind: 'uri'; uri: string } | { kind: 'internal'; dest: string };
@@ -94,7 +99,10 @@ export interface Anchor {
  * How a drawing is read: a Figure or a Formula with its alternative text, or text drawn as a
  * picture (an emoji) that extracts as its characters.
  */
-export type DrawingRole = { kind: 'Figure' } | { kind: 'Formula' } | { kind: 'text'; text: string; /** The code span it sits in (its Code element), null outside code. */ code: object | null };
+export type DrawingRole =
+  | { kind: 'Figure' }
+  | { kind: 'Formula' }
+  | { kind: 'text'; text: string /** The code span it sits in (its Code element), null outside code. */; code: object | null };
 
 export type Align = 'left' | 'right' | 'center' | null;
 
@@ -102,8 +110,23 @@ export type Block =
   /** `align` from HTML (`<p align="center">`, `text-align`); null or absent follows the theme. */
   | { kind: 'paragraph'; content: Inline[]; align?: Align }
   /** `unnumbered`: written `{-}`, left out of `number_headings`. */
-  | { kind: 'heading'; level: HeadingLevel; content: Inline[]; id: string; text: string; align?: Align; unnumbered?: boolean; /** Given by `number_headings` (then also leading `content` and `text`). */ number?: string }
-  | { kind: 'code'; text: string; language: string | null; /** Tokens per line, when highlighted or holding emoji. */ lines: HighlightedLine[] | null; note: string | null }
+  | {
+      kind: 'heading';
+      level: HeadingLevel;
+      content: Inline[];
+      id: string;
+      text: string;
+      align?: Align;
+      unnumbered?: boolean /** Given by `number_headings` (then also leading `content` and `text`). */;
+      number?: string;
+    }
+  | {
+      kind: 'code';
+      text: string;
+      language: string | null /** Tokens per line, when highlighted or holding emoji. */;
+      lines: HighlightedLine[] | null;
+      note: string | null;
+    }
   /** `alert` marks a GitHub alert (`> [!NOTE]`), drawn in its kind's colour under its title. */
   | { kind: 'quote'; children: Block[]; alert: AlertKind | null }
   | { kind: 'list'; ordered: boolean; start: number; tight: boolean; items: ListItem[] }
@@ -114,7 +137,16 @@ export type Block =
   | { kind: 'figure'; image: ImageResource; alt: string; caption: string | null; link: Link | null }
   | { kind: 'toc'; entries: TocEntry[] }
   /** The front matter's title block, at the top of the first page; `id` is its anchor when it took a leading H1's. */
-  | { kind: 'title'; title: Inline[]; subtitle: Inline[] | null; /** One line, the authors in order. */ authors: Inline[] | null; date: Inline[] | null; id: string | null; /** A picture below the title (`cover_image`). */ cover: ImageResource | null; /** `title_page`: alone on the first page. */ ownPage: boolean }
+  | {
+      kind: 'title';
+      title: Inline[];
+      subtitle: Inline[] | null /** One line, the authors in order. */;
+      authors: Inline[] | null;
+      date: Inline[] | null;
+      id: string | null /** A picture below the title (`cover_image`). */;
+      cover: ImageResource | null /** `title_page`: alone on the first page. */;
+      ownPage: boolean;
+    }
   /** A formula, diagram or barcode on its own line; `appendix` repeats it on a page of its own. */
   | { kind: 'drawing'; drawing: Drawing; role: 'Figure' | 'Formula'; alt: string; caption: string | null; appendix: boolean }
   | Anchor

@@ -19,7 +19,18 @@ export class Appendix {
     const dest = `diagram-${this.entries.length + 1}`;
     this.entries.push({ block, dest });
     const tag = tagger.add('Link', parent);
-    return [{ kind: 'link', x, y: 0, width, height, target: { kind: 'internal', dest }, description: `The diagram on a page of its own (page for diagram ${this.entries.length})`, tag }];
+    return [
+      {
+        kind: 'link',
+        x,
+        y: 0,
+        width,
+        height,
+        target: { kind: 'internal', dest },
+        description: `The diagram on a page of its own (page for diagram ${this.entries.length})`,
+        tag,
+      },
+    ];
   }
 
   /** The appendix pages: each diagram after a forced page break, as large as the page allows. */

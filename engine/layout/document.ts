@@ -58,7 +58,14 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
     warn: (message) => warnings.push(message),
   };
   // Digested once here, not with each block's key.
-  const cached = settings.blockCache ? { cache: settings.blockCache, settings: createHash('sha256').update(JSON.stringify([meta.design, meta.theme, meta.language, features])).digest('base64') } : undefined;
+  const cached = settings.blockCache
+    ? {
+        cache: settings.blockCache,
+        settings: createHash('sha256')
+          .update(JSON.stringify([meta.design, meta.theme, meta.language, features]))
+          .digest('base64'),
+      }
+    : undefined;
   cached?.cache.startLayout();
   const frame: BlockFrame = { x: geometry.marginInner, width: geometry.contentWidth, containers: [], tag: tagger.root, tight: false, listDepth: 0 };
   // Footnotes sit at the foot of the column that cites them.
@@ -66,14 +73,29 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
   const noteHeights = footnoteHeights(document.footnotes, noteFrame, untagged(context));
 
   const footnotes = layoutFootnotes(document.footnotes, noteFrame, context);
-  const cut = cutPages(document.blocks, frame, context, { geometry, palette, footnotes, maxPages: settings.maxPages, signal: settings.signal }, meta.design.columns, cached);
+  const cut = cutPages(
+    document.blocks,
+    frame,
+    context,
+    { geometry, palette, footnotes, maxPages: settings.maxPages, signal: settings.signal },
+    meta.design.columns,
+    cached,
+  );
   const outline = outlineOf(document.blocks);
   // The heading that stands for the title is no section of the document, as LaTeX's \title is none.
   const sections = outline.filter((entry) => entry.dest !== meta.titleHeading);
-  const laidOut = finishPages(cut, context, { design: meta.design, values: { title: meta.title ?? '', author: meta.author ?? '', date: meta.displayDate ?? '' }, sections, titlePage: document.blocks.some((block) => block.kind === 'title' && block.ownPage) });
+  const laidOut = finishPages(cut, context, {
+    design: meta.design,
+    values: { title: meta.title ?? '', author: meta.author ?? '', date: meta.displayDate ?? '' },
+    sections,
+    titlePage: document.blocks.some((block) => block.kind === 'title' && block.ownPage),
+  });
   pushAll(warnings, missingGlyphWarnings(laidOut));
   const scale = typeScale(meta.design);
-  const pages = scale === 1 ? laidOut : laidOut.map((page) => ({ items: page.items.map((item) => scaleItem(item, scale)), width: page.width * scale, height: page.height * scale }));
+  const pages =
+    scale === 1
+      ? laidOut
+      : laidOut.map((page) => ({ items: page.items.map((item) => scaleItem(item, scale)), width: page.width * scale, height: page.height * scale }));
 
   return {
     pages,
@@ -126,7 +148,10 @@ function finishPages(cut: CutPage[], context: LayoutContext, furniture: Furnitur
       firstDests.add(item);
     }
   });
-  const sections = pageSections(cut.map((page) => page.items.flatMap((item) => (item.kind === 'dest' ? [item.name] : []))), furniture.sections);
+  const sections = pageSections(
+    cut.map((page) => page.items.flatMap((item) => (item.kind === 'dest' ? [item.name] : []))),
+    furniture.sections,
+  );
   const { palette } = context;
   const lost = new Set<string>();
   return cut.map((page, index) => {

@@ -32,11 +32,28 @@ export function drawingItems(drawing: Drawing, placement: DrawingPlacement, env:
   for (const item of drawing.items) {
     const matrix = multiply(base, item.transform);
     if (item.kind === 'path') {
-      items.push({ kind: 'path', d: item.d, matrix, fill: item.fill, fillOpacity: item.fillOpacity, fillRule: item.fillRule, stroke: item.stroke, tag: placement.tag });
+      items.push({
+        kind: 'path',
+        d: item.d,
+        matrix,
+        fill: item.fill,
+        fillOpacity: item.fillOpacity,
+        fillRule: item.fillRule,
+        stroke: item.stroke,
+        tag: placement.tag,
+      });
     } else if (item.kind === 'image') {
       const [x1, y1] = applyMatrix(matrix, item.x, item.y);
       const [x2, y2] = applyMatrix(matrix, item.x + item.width, item.y + item.height);
-      items.push({ kind: 'image', x: Math.min(x1, x2), y: Math.min(y1, y2), width: Math.abs(x2 - x1), height: Math.abs(y2 - y1), image: item.image, tag: placement.tag });
+      items.push({
+        kind: 'image',
+        x: Math.min(x1, x2),
+        y: Math.min(y1, y2),
+        width: Math.abs(x2 - x1),
+        height: Math.abs(y2 - y1),
+        image: item.image,
+        tag: placement.tag,
+      });
     } else {
       items.push(...textItems(item, matrix, placement.tag, env));
     }
@@ -49,7 +66,16 @@ function textItems(item: Drawing['items'][number] & { kind: 'text' }, matrix: Ma
   if (!(size > 0.5)) return [];
   const [line] = layoutParagraph(
     [{ kind: 'text', text: item.text, marks: NO_MARKS, link: null, code: null }],
-    { base: { font: item.font, size, color: item.color, features: item.font.family === 'mono' ? 'code' : 'text' }, width: 100_000, x: 0, leading: size * 1.2, align: 'start', hyphenator: null, tag, preserveSpaces: true },
+    {
+      base: { font: item.font, size, color: item.color, features: item.font.family === 'mono' ? 'code' : 'text' },
+      width: 100_000,
+      x: 0,
+      leading: size * 1.2,
+      align: 'start',
+      hyphenator: null,
+      tag,
+      preserveSpaces: true,
+    },
     { fonts: env.fonts, palette: env.palette, tagger: env.tagger },
   );
   if (!line) return [];

@@ -131,9 +131,23 @@ export function translateItem(item: FrameItem, dx: number, dy: number): FrameIte
 export function scaleItem(item: FrameItem, scale: number): FrameItem {
   switch (item.kind) {
     case 'glyphs':
-      return { ...item, x: item.x * scale, y: item.y * scale, size: item.size * scale, glyphs: item.glyphs.map((glyph) => ({ ...glyph, advance: glyph.advance * scale, dx: glyph.dx * scale, dy: glyph.dy * scale })) };
+      return {
+        ...item,
+        x: item.x * scale,
+        y: item.y * scale,
+        size: item.size * scale,
+        glyphs: item.glyphs.map((glyph) => ({ ...glyph, advance: glyph.advance * scale, dx: glyph.dx * scale, dy: glyph.dy * scale })),
+      };
     case 'rect':
-      return { ...item, x: item.x * scale, y: item.y * scale, width: item.width * scale, height: item.height * scale, lineWidth: item.lineWidth * scale, radius: item.radius * scale };
+      return {
+        ...item,
+        x: item.x * scale,
+        y: item.y * scale,
+        width: item.width * scale,
+        height: item.height * scale,
+        lineWidth: item.lineWidth * scale,
+        radius: item.radius * scale,
+      };
     case 'line':
       return { ...item, x1: item.x1 * scale, y1: item.y1 * scale, x2: item.x2 * scale, y2: item.y2 * scale, width: item.width * scale };
     case 'image':

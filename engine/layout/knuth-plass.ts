@@ -75,9 +75,7 @@ export function breakLines(nodes: readonly KpNode[], settings: KpSettings): KpBr
 
   for (let b = 0; b < nodes.length; b++) {
     const node = nodes[b]!;
-    const legal =
-      (node.type === 'glue' && b > 0 && nodes[b - 1]!.type === 'box') ||
-      (node.type === 'penalty' && node.penalty < INFINITE_PENALTY);
+    const legal = (node.type === 'glue' && b > 0 && nodes[b - 1]!.type === 'box') || (node.type === 'penalty' && node.penalty < INFINITE_PENALTY);
     if (!legal) continue;
     const penalty = node.type === 'penalty' ? node.penalty : 0;
     const forced = penalty <= -INFINITE_PENALTY;
@@ -135,7 +133,17 @@ export function breakLines(nodes: readonly KpNode[], settings: KpSettings): KpBr
       for (let fitness = 0; fitness < FITNESS_CLASSES; fitness++) {
         const from = bestPrevious[fitness];
         if (!from) continue;
-        active.push({ position: b, line: from.line + 1, fitness, width: sums.width[start]!, stretch: sums.stretch[start]!, shrink: sums.shrink[start]!, demerits: bestDemerits[fitness]!, ratio: bestRatio[fitness]!, previous: from });
+        active.push({
+          position: b,
+          line: from.line + 1,
+          fitness,
+          width: sums.width[start]!,
+          stretch: sums.stretch[start]!,
+          shrink: sums.shrink[start]!,
+          demerits: bestDemerits[fitness]!,
+          ratio: bestRatio[fitness]!,
+          previous: from,
+        });
       }
     }
     if (active.length === 0) return null;

@@ -279,8 +279,11 @@ function fillPage(nodes: readonly VNode[], start: number, height: number, begin:
   const none = { added: [] as number[], extra: 0 };
   const notesOf = (boxes: readonly VBox[]) => {
     if (boxes.every((box) => box.footnotes.length === 0)) return none;
-    const added = [...new Set(boxes.flatMap((box) => box.footnotes))].filter((number) => !footnotes.includes(number) && !begin.printed.has(number) && bodies.has(number));
-    const extra = added.reduce((sum, number) => sum + bodyHeight(bodies.get(number)!), 0) + (footnotes.length === 0 && added.length > 0 ? METRICS.footnoteGap : 0);
+    const added = [...new Set(boxes.flatMap((box) => box.footnotes))].filter(
+      (number) => !footnotes.includes(number) && !begin.printed.has(number) && bodies.has(number),
+    );
+    const extra =
+      added.reduce((sum, number) => sum + bodyHeight(bodies.get(number)!), 0) + (footnotes.length === 0 && added.length > 0 ? METRICS.footnoteGap : 0);
     return { added, extra };
   };
   const take = (boxes: readonly VBox[], notes: { added: number[]; extra: number }) => {
@@ -429,9 +432,33 @@ function decorations(placed: readonly Placed[], top: number, dx: number): BoxIte
     const y = top + extent.top;
     const height = extent.bottom - extent.top;
     if (decoration.kind === 'fill') {
-      items.push({ kind: 'rect', x, y, width: decoration.width, height, fill: decoration.color, stroke: null, lineWidth: 0, radius: decoration.radius, tag: null, actualText: null });
+      items.push({
+        kind: 'rect',
+        x,
+        y,
+        width: decoration.width,
+        height,
+        fill: decoration.color,
+        stroke: null,
+        lineWidth: 0,
+        radius: decoration.radius,
+        tag: null,
+        actualText: null,
+      });
     } else if (decoration.kind === 'rule') {
-      items.push({ kind: 'rect', x, y, width: decoration.width, height, fill: decoration.color, stroke: null, lineWidth: 0, radius: 0, tag: null, actualText: null });
+      items.push({
+        kind: 'rect',
+        x,
+        y,
+        width: decoration.width,
+        height,
+        fill: decoration.color,
+        stroke: null,
+        lineWidth: 0,
+        radius: 0,
+        tag: null,
+        actualText: null,
+      });
     }
   }
   return items;

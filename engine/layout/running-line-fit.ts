@@ -31,7 +31,11 @@ export function shortened(text: string, limit: number, measure: (text: string) =
   if (measure(text) <= limit) return text;
   const fits = (cut: string) => measure(cut) <= limit;
   const words = text.split(' ');
-  const byWords = (count: number) => `${words.slice(0, count).join(' ').replace(/[\s,;:.–—-]+$/, '')}${ELLIPSIS}`;
+  const byWords = (count: number) =>
+    `${words
+      .slice(0, count)
+      .join(' ')
+      .replace(/[\s,;:.–—-]+$/, '')}${ELLIPSIS}`;
   const wordCount = mostThatFit(words.length - 1, (count) => fits(byWords(count)));
   if (wordCount > 0) return byWords(wordCount);
   const characters = [...text];

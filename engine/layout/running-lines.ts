@@ -57,7 +57,8 @@ const WIDEST_CHARACTER_EM = 1.1;
 function lineItems(line: RunningLine, baseline: number, geometry: PageGeometry, values: PlaceholderValues, context: LayoutContext): FrameItem[] {
   const look = { ...bodyLook(context.palette), size: METRICS.footerSize, color: context.palette.muted };
   const x = { left: geometry.marginInner, center: geometry.marginInner + geometry.contentWidth / 2, right: geometry.marginInner + geometry.contentWidth };
-  const placed = (text: string, slot: (typeof RUNNING_SLOTS)[number]) => (text === '' ? [] : placedLabel(text, look, { x: x[slot], align: slot }, baseline, null, context));
+  const placed = (text: string, slot: (typeof RUNNING_SLOTS)[number]) =>
+    text === '' ? [] : placedLabel(text, look, { x: x[slot], align: slot }, baseline, null, context);
   const texts = { left: '', center: '', right: '' };
   for (const slot of RUNNING_SLOTS) texts[slot] = line[slot] === null ? '' : fillTemplate(line[slot], values).trim();
   const gap = SLOT_GAP_EM * METRICS.footerSize;

@@ -1,10 +1,37 @@
 /** Standard structure types of ISO 32000-1 §14.8.4 that Quire uses. */
 export type StructRole =
-  | 'Document' | 'Part' | 'Sect' | 'TOC' | 'TOCI'
-  | 'H1' | 'H2' | 'H3' | 'H4' | 'H5' | 'H6' | 'P'
-  | 'L' | 'LI' | 'Lbl' | 'LBody'
-  | 'Table' | 'THead' | 'TBody' | 'TR' | 'TH' | 'TD'
-  | 'Link' | 'Code' | 'BlockQuote' | 'Div' | 'Note' | 'Reference' | 'Figure' | 'Formula' | 'Caption' | 'Span';
+  | 'Document'
+  | 'Part'
+  | 'Sect'
+  | 'TOC'
+  | 'TOCI'
+  | 'H1'
+  | 'H2'
+  | 'H3'
+  | 'H4'
+  | 'H5'
+  | 'H6'
+  | 'P'
+  | 'L'
+  | 'LI'
+  | 'Lbl'
+  | 'LBody'
+  | 'Table'
+  | 'THead'
+  | 'TBody'
+  | 'TR'
+  | 'TH'
+  | 'TD'
+  | 'Link'
+  | 'Code'
+  | 'BlockQuote'
+  | 'Div'
+  | 'Note'
+  | 'Reference'
+  | 'Figure'
+  | 'Formula'
+  | 'Caption'
+  | 'Span';
 
 export type StructId = number;
 

@@ -27,7 +27,10 @@ export function watermarkItem(
   let pen = 0;
   const outlines: string[] = [];
   for (const glyph of shaped.glyphs) {
-    const outline = face.font.getGlyph(glyph.id).path.translate(pen + glyph.dx, glyph.dy).toSVG();
+    const outline = face.font
+      .getGlyph(glyph.id)
+      .path.translate(pen + glyph.dx, glyph.dy)
+      .toSVG();
     if (outline !== '') outlines.push(outline);
     pen += glyph.advance;
   }

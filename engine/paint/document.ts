@@ -5,7 +5,15 @@ import { fontLibrary } from '../text/font-library.js';
 import { beginText, END_TEXT, glyphRunOps, type TextState } from './glyph-run.js';
 import { OwnPngImage, ownPngLayout, type SplitImageCache } from './png-image.js';
 import { writeOutline } from './outline.js';
-import { collectBytes, escapeMetadataXml, internals, sortNameTreesByBytes, type DocumentInternals, type EmbeddedFontInternals, type PdfRef } from './pdfkit-internals.js';
+import {
+  collectBytes,
+  escapeMetadataXml,
+  internals,
+  sortNameTreesByBytes,
+  type DocumentInternals,
+  type EmbeddedFontInternals,
+  type PdfRef,
+} from './pdfkit-internals.js';
 import { hexTextString, textString, type PdfOperand } from './pdf-values.js';
 import { postscriptName, type TrueTypeSource } from './font-tables.js';
 import { lineOps, paintOps, rectOps } from './shapes.js';
@@ -132,10 +140,14 @@ class ItemPainter {
 
   paint(item: FrameItem): void {
     if (item.kind === 'glyphs') {
-      this.marked(item.tag, () => {
-        this.text ??= this.openText();
-        glyphRunOps(this.pdf.page, this.font(item.face), item, this.text, this.pending);
-      }, true);
+      this.marked(
+        item.tag,
+        () => {
+          this.text ??= this.openText();
+          glyphRunOps(this.pdf.page, this.font(item.face), item, this.text, this.pending);
+        },
+        true,
+      );
       return;
     }
     // Links, destinations and structure marks draw nothing, so a text object may stay open across them.
@@ -230,7 +242,11 @@ class ItemPainter {
     if (item.fill) doc.fillColor([...item.fill], item.fillOpacity);
     const stroke = item.stroke;
     if (stroke) {
-      doc.strokeColor([...stroke.color], stroke.opacity).lineWidth(stroke.width).lineCap(stroke.cap).lineJoin(stroke.join);
+      doc
+        .strokeColor([...stroke.color], stroke.opacity)
+        .lineWidth(stroke.width)
+        .lineCap(stroke.cap)
+        .lineJoin(stroke.join);
       // PDFKit throws on a dash array containing 0.
       const dash = stroke.dash?.filter((length) => length > 0);
       if (dash && dash.length > 0) doc.dash(dash[0]!, { space: dash[1] ?? dash[0]! });
@@ -247,7 +263,9 @@ class ItemPainter {
     const rect = [item.x, page.height - item.y - item.height, item.x + item.width, page.height - item.y];
     const { target } = item;
     const destination = target.kind === 'uri' ? target.uri : target.dest;
-    const action = this.shared(`${target.kind} ${destination}`, destination.length, () => (target.kind === 'uri' ? { S: 'URI', URI: textString(target.uri) } : { S: 'GoTo', D: textString(target.dest) }));
+    const action = this.shared(`${target.kind} ${destination}`, destination.length, () =>
+      target.kind === 'uri' ? { S: 'URI', URI: textString(target.uri) } : { S: 'GoTo', D: textString(target.dest) },
+    );
     const contents = this.shared(`text ${item.description}`, item.description.length, () => textString(item.description));
     const annotation = this.pdf.ref({ Type: 'Annot', Subtype: 'Link', Rect: rect, Border: [0, 0, 0], F: 4, A: action, Contents: contents });
     if (this.structure && item.tag !== null) this.structure.annotation(item.tag, annotation);
@@ -292,7 +310,9 @@ class ItemPainter {
     let image = this.images.get(id);
     if (!image) {
       const png = ownPngLayout(bytes);
-      image = png ? new OwnPngImage(png, `I${++this.pdf._imageCount}`, this.splitImages) : this.pdf.openImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      image = png
+        ? new OwnPngImage(png, `I${++this.pdf._imageCount}`, this.splitImages)
+        : this.pdf.openImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       this.images.set(id, image);
     }
     return image;

@@ -89,7 +89,14 @@ export class OwnPngImage {
     const { png } = this;
     const alpha = hasAlpha(png);
     const colors = png.colorType === 2 || png.colorType === 6 ? 3 : 1;
-    const obj = document.ref({ Type: 'XObject', Subtype: 'Image', BitsPerComponent: alpha ? 8 : png.bitDepth, Width: png.width, Height: png.height, Filter: 'FlateDecode' });
+    const obj = document.ref({
+      Type: 'XObject',
+      Subtype: 'Image',
+      BitsPerComponent: alpha ? 8 : png.bitDepth,
+      Width: png.width,
+      Height: png.height,
+      Filter: 'FlateDecode',
+    });
     this.obj = obj;
     if (!alpha) {
       const params = document.ref({ Predictor: 15, Colors: colors, BitsPerComponent: png.bitDepth, Columns: png.width });
@@ -115,7 +122,16 @@ export class OwnPngImage {
       return { color: deflateSync(color), mask: deflateSync(mask) };
     };
     const { color, mask } = this.cache ? this.cache.split(png, split) : split();
-    const softMask = document.ref({ Type: 'XObject', Subtype: 'Image', Height: png.height, Width: png.width, BitsPerComponent: 8, Filter: 'FlateDecode', ColorSpace: 'DeviceGray', Decode: [0, 1] });
+    const softMask = document.ref({
+      Type: 'XObject',
+      Subtype: 'Image',
+      Height: png.height,
+      Width: png.width,
+      BitsPerComponent: 8,
+      Filter: 'FlateDecode',
+      ColorSpace: 'DeviceGray',
+      Decode: [0, 1],
+    });
     softMask.end(mask);
     obj.data.SMask = softMask;
     obj.end(color);

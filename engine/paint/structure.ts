@@ -2,10 +2,7 @@ import type { StructId, StructTree } from '../layout/structure.js';
 import type { DocumentInternals, PdfRef } from './pdfkit-internals.js';
 import { textString } from './pdf-values.js';
 
-type Kid =
-  | { kind: 'element'; ref: PdfRef }
-  | { kind: 'content'; page: PdfRef; mcid: number }
-  | { kind: 'annotation'; page: PdfRef; annotation: PdfRef };
+type Kid = { kind: 'element'; ref: PdfRef } | { kind: 'content'; page: PdfRef; mcid: number } | { kind: 'annotation'; page: PdfRef; annotation: PdfRef };
 
 /**
  * Writes the structure tree. An element is created and attached to its parent when its first
@@ -16,7 +13,10 @@ export class StructureWriter {
   private readonly refs = new Map<StructId, PdfRef>();
   private readonly kids = new Map<StructId, Kid[]>();
 
-  constructor(private readonly doc: DocumentInternals, private readonly tree: StructTree) {}
+  constructor(
+    private readonly doc: DocumentInternals,
+    private readonly tree: StructTree,
+  ) {}
 
   /** The operator opening marked content for `id` on the current page (closed by `EMC`). */
   beginContent(id: StructId): string {

@@ -23,7 +23,11 @@ const PAGE_BREAK = new RegExp(
     String.raw`\\(?:newpage|pagebreak)`,
     String.raw`<!--\s*pagebreak\s*-->`,
     String.raw`<div\s+style\s*=\s*(["'])\s*(?:page-break-(?:after|before)\s*:\s*always|break-(?:after|before)\s*:\s*page)\s*;?\s*\1\s*>\s*<\/div>`,
-  ].map((spelling) => `(?:${spelling})`).join('|').replace(/^/, '^[ ]{0,3}(?:').concat(')[ \\t]*$'),
+  ]
+    .map((spelling) => `(?:${spelling})`)
+    .join('|')
+    .replace(/^/, '^[ ]{0,3}(?:')
+    .concat(')[ \\t]*$'),
   'i',
 );
 

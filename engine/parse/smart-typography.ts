@@ -41,7 +41,12 @@ function isUrlText(link: { url: string; children: Nodes[] }): boolean {
 }
 
 function transform(text: string, before: string): string {
-  const dashed = DOTS_OR_DASHES.test(text) ? text.replace(/\.\.\./g, '\u2026').replace(/---/g, '\u2014').replace(/--/g, '\u2013') : text;
+  const dashed = DOTS_OR_DASHES.test(text)
+    ? text
+        .replace(/\.\.\./g, '\u2026')
+        .replace(/---/g, '\u2014')
+        .replace(/--/g, '\u2013')
+    : text;
   // Only the quotes change: the text between them is copied in slices, not character by character.
   let out = '';
   let copied = 0;

@@ -1,6 +1,18 @@
 import type { Token } from 'markdown-it';
 import type {
-  AlignType, Blockquote, FootnoteDefinition, Heading, List, ListItem, Nodes, Parents, PhrasingContent, Root, Table, TableCell, TableRow,
+  AlignType,
+  Blockquote,
+  FootnoteDefinition,
+  Heading,
+  List,
+  ListItem,
+  Nodes,
+  Parents,
+  PhrasingContent,
+  Root,
+  Table,
+  TableCell,
+  TableRow,
 } from 'mdast';
 import { pushAll } from '../push-all.js';
 
@@ -39,7 +51,13 @@ export function tokensToMdast(tokens: Token[], options: { tasks: boolean }): Roo
       case 'bullet_list_open':
       case 'ordered_list_open': {
         const start = token.attrGet('start');
-        const list = { type: 'list', ordered: token.type === 'ordered_list_open', start: start === null ? 1 : Number(start), spread: false, children: [] } as List;
+        const list = {
+          type: 'list',
+          ordered: token.type === 'ordered_list_open',
+          start: start === null ? 1 : Number(start),
+          spread: false,
+          children: [],
+        } as List;
         lists.push({ node: list, level: token.level });
         open(list);
         break;
@@ -211,4 +229,3 @@ function attribute(token: Token, name: string): string | null {
 function plainText(tokens: Token[]): string {
   return tokens.map((token) => (token.children ? plainText(token.children) : token.type === 'softbreak' ? ' ' : token.content)).join('');
 }
-

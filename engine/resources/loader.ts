@@ -30,7 +30,10 @@ export type ResourceFailureReason =
   | 'disabled';
 
 export class ResourceLoadError extends Error {
-  constructor(readonly reason: ResourceFailureReason, message: string) {
+  constructor(
+    readonly reason: ResourceFailureReason,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -61,7 +61,6 @@ export class ResourceTracker {
   }
 }
 
-
 const SHOWN_URL_CHARS = 80;
 
 /** A URL as a warning names it: data URIs by their kind only, long URLs cut in the middle. */

@@ -15,7 +15,6 @@ export type { Columns } from './columns.js';
 export type { SettingFailure } from './setting-failure.js';
 export { settingMessage } from './setting-failure.js';
 
-
 /**
  * How a document is designed: page, running lines, numbering, title page, watermark. Read from
  * front matter (and the library's `design` option, which front matter overrides), validated once,
@@ -69,14 +68,15 @@ export const DEFAULT_DESIGN: Readonly<DesignSettings> = Object.freeze({
   accent: null,
 });
 
-
 const LONGEST_WATERMARK = 40;
 
 /** The design keys of a front matter (or `design` option) record; other keys are not read here. */
 export function readDesign(record: Readonly<Record<string, unknown>>, fail: SettingFailure): Partial<DesignSettings> {
   const out: Partial<DesignSettings> = {};
   const has = (key: string) => record[key] !== undefined && record[key] !== null;
-  if (has('paper')) out.paper = parsePaper(record.paper) ?? fail('paper', record.paper, 'a4, a5, letter, legal or [width, height] with units (mm, cm, in, pt) between 1 in and 200 in');
+  if (has('paper'))
+    out.paper =
+      parsePaper(record.paper) ?? fail('paper', record.paper, 'a4, a5, letter, legal or [width, height] with units (mm, cm, in, pt) between 1 in and 200 in');
   if (has('orientation')) out.orientation = oneOf<Orientation>(record, 'orientation', ['portrait', 'landscape'], fail);
   if (has('margin')) out.margin = parseMargins(record.margin) ?? fail('margin', record.margin, MARGINS_EXPECTED);
   if (has('number_headings')) out.numberHeadings = flag(record, 'number_headings', fail);
@@ -86,7 +86,8 @@ export function readDesign(record: Readonly<Record<string, unknown>>, fail: Sett
   if (has('page_numbers')) out.pageNumbers = oneOf(record, 'page_numbers', PAGE_NUMBER_STYLES, fail);
   if (has('watermark')) {
     const text = typeof record.watermark === 'string' || typeof record.watermark === 'number' ? String(record.watermark).trim() : null;
-    if (text === null || text.length === 0 || text.length > LONGEST_WATERMARK || /\n/.test(text)) fail('watermark', record.watermark, `one line of text of at most ${LONGEST_WATERMARK} characters`);
+    if (text === null || text.length === 0 || text.length > LONGEST_WATERMARK || /\n/.test(text))
+      fail('watermark', record.watermark, `one line of text of at most ${LONGEST_WATERMARK} characters`);
     out.watermark = text;
   }
   if (has('title_page')) out.titlePage = flag(record, 'title_page', fail);
@@ -96,7 +97,8 @@ export function readDesign(record: Readonly<Record<string, unknown>>, fail: Sett
   }
   if (has('font_size')) {
     const size = parseLength(record.font_size);
-    if (size === null || size < SMALLEST_FONT_SIZE || size > LARGEST_FONT_SIZE) fail('font_size', record.font_size, `a size in points from ${SMALLEST_FONT_SIZE} to ${LARGEST_FONT_SIZE}`);
+    if (size === null || size < SMALLEST_FONT_SIZE || size > LARGEST_FONT_SIZE)
+      fail('font_size', record.font_size, `a size in points from ${SMALLEST_FONT_SIZE} to ${LARGEST_FONT_SIZE}`);
     out.fontSize = size;
   }
   if (has('columns')) out.columns = parseColumns(record.columns) ?? fail('columns', record.columns, COLUMNS_EXPECTED);
@@ -119,7 +121,11 @@ export function resolveDesign(given: Partial<DesignSettings>, fail: SettingFailu
     const sheet = sheetSize(design);
     if (sheet.width - margin.left - margin.right < SMALLEST_TEXT_BLOCK || sheet.height - margin.top - margin.bottom < SMALLEST_TEXT_BLOCK) {
       const mm = (points: number) => `${Math.round((points * 25.4) / 72)}mm`;
-      fail('margin', `${mm(margin.top)} ${mm(margin.right)} ${mm(margin.bottom)} ${mm(margin.left)}`, `margins that leave at least 1 in of the ${mm(sheet.width)} × ${mm(sheet.height)} page for text`);
+      fail(
+        'margin',
+        `${mm(margin.top)} ${mm(margin.right)} ${mm(margin.bottom)} ${mm(margin.left)}`,
+        `margins that leave at least 1 in of the ${mm(sheet.width)} × ${mm(sheet.height)} page for text`,
+      );
     }
   }
   return design;

@@ -13,7 +13,8 @@ export const FONTS_EXPECTED = `serif or sans, or a map of body and heading (each
 
 /** `fonts: sans` (text and headings), or `{body, heading, mono}` with the families given (the rest serif). */
 export function parseFonts(value: unknown): DocumentFonts | null {
-  const family = (name: unknown): FontFamily | null => (typeof name === 'string' && (FONT_FAMILIES as readonly string[]).includes(name.trim().toLowerCase()) ? (name.trim().toLowerCase() as FontFamily) : null);
+  const family = (name: unknown): FontFamily | null =>
+    typeof name === 'string' && (FONT_FAMILIES as readonly string[]).includes(name.trim().toLowerCase()) ? (name.trim().toLowerCase() as FontFamily) : null;
   if (typeof value === 'string') {
     const both = family(value);
     return both === null ? null : { text: both, heading: both };

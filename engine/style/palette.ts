@@ -67,7 +67,9 @@ export function accented(base: Palette, accent: Color | null, warn: (message: st
   const page = base.page ?? WHITE;
   const drawn = readableOn(accent, page);
   if (drawn.some((channel, index) => channel !== accent[index])) {
-    warn(`accent ${hexOf(accent)} has a contrast of ${contrastRatio(accent, page).toFixed(1)}:1 on the page, below ${LEAST_CONTRAST}:1: drawn as ${hexOf(drawn)}`);
+    warn(
+      `accent ${hexOf(accent)} has a contrast of ${contrastRatio(accent, page).toFixed(1)}:1 on the page, below ${LEAST_CONTRAST}:1: drawn as ${hexOf(drawn)}`,
+    );
   }
   return { ...base, link: drawn, heading: drawn };
 }

@@ -36,7 +36,12 @@ const TEMPLATE_EXPECTED = `text, false, or left/center/right templates of at mos
 /** `footer: "{page} of {pages}"` (centred), `footer: false` (none), or a map of left/center/right templates. */
 export function readRunningLine(value: unknown, key: string, fail: SettingFailure): RunningLine {
   if (value === false || value === 'false' || value === '') return NO_LINE;
-  const slots: Record<string, unknown> = typeof value === 'string' ? { center: value } : value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : fail(key, value, TEMPLATE_EXPECTED);
+  const slots: Record<string, unknown> =
+    typeof value === 'string'
+      ? { center: value }
+      : value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : fail(key, value, TEMPLATE_EXPECTED);
   const line: RunningLine = { ...NO_LINE };
   for (const [slot, template] of Object.entries(slots)) {
     const name = slot === 'centre' ? 'center' : slot;
@@ -46,7 +51,8 @@ export function readRunningLine(value: unknown, key: string, fail: SettingFailur
     const text = String(template);
     if (text.length > LONGEST_TEMPLATE || /\n/.test(text)) fail(`${key}.${slot}`, template, TEMPLATE_EXPECTED);
     const unknown = unknownPlaceholders(text);
-    if (unknown.length > 0) fail(`${key}.${slot}`, template, `a template using only ${PLACEHOLDERS.map((placeholder) => `{${placeholder}}`).join(' ')} (unknown: {${unknown[0]}})`);
+    if (unknown.length > 0)
+      fail(`${key}.${slot}`, template, `a template using only ${PLACEHOLDERS.map((placeholder) => `{${placeholder}}`).join(' ')} (unknown: {${unknown[0]}})`);
     line[name as keyof RunningLine] = text;
   }
   return line;

@@ -7,6 +7,6 @@ export function settingMessage(key: string, value: unknown, expected: string): s
 }
 
 function shown(value: unknown): string {
-  const text = value instanceof Date ? value.toISOString().slice(0, 10) : JSON.stringify(value) ?? String(value);
+  const text = value instanceof Date ? value.toISOString().slice(0, 10) : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }

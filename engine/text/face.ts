@@ -52,7 +52,12 @@ export class Face {
   private shaper: HbFont | null = null;
 
   /** `bytes` are the file the font came from; `index` its place in a collection. */
-  constructor(readonly key: string, readonly font: Font, private readonly bytes: Uint8Array, private readonly index = 0) {
+  constructor(
+    readonly key: string,
+    readonly font: Font,
+    private readonly bytes: Uint8Array,
+    private readonly index = 0,
+  ) {
     this.unitsPerEm = font.unitsPerEm;
     const os2 = (font as unknown as { 'OS/2'?: { typoAscender: number; typoDescender: number } })['OS/2'];
     this.ascent = os2?.typoAscender || font.ascent;

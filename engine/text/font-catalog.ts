@@ -31,7 +31,12 @@ export interface BundledFace {
 export const FONTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fonts');
 
 const face = (key: string, file: string, family: BundledFace['family'], design: Design, weight: Weight, italic = false): BundledFace => ({
-  key, file: path.join(FONTS_DIR, file), family, design, weight, italic,
+  key,
+  file: path.join(FONTS_DIR, file),
+  family,
+  design,
+  weight,
+  italic,
 });
 
 /**

@@ -15,9 +15,25 @@ export const HYPHENATABLE = asciiFirst(/^\p{L}[\p{L}\p{M}]*$/u, /^[A-Za-z]+$/);
 
 /** Pattern modules of the `hyphen` package by BCP 47 tag, most specific first. */
 const ALIASES: Record<string, string> = {
-  en: 'en-us', 'en-us': 'en-us', 'en-gb': 'en-gb', 'en-au': 'en-gb', 'en-nz': 'en-gb', 'en-ie': 'en-gb',
-  de: 'de-1996', 'de-de': 'de-1996', 'de-at': 'de-1996', 'de-ch': 'de-ch-1901',
-  nb: 'nb', nn: 'nn', no: 'nb', el: 'el-monoton', sr: 'sr-cyrl', mn: 'mn-cyrl', zh: '', ja: '', ko: '',
+  en: 'en-us',
+  'en-us': 'en-us',
+  'en-gb': 'en-gb',
+  'en-au': 'en-gb',
+  'en-nz': 'en-gb',
+  'en-ie': 'en-gb',
+  de: 'de-1996',
+  'de-de': 'de-1996',
+  'de-at': 'de-1996',
+  'de-ch': 'de-ch-1901',
+  nb: 'nb',
+  nn: 'nn',
+  no: 'nb',
+  el: 'el-monoton',
+  sr: 'sr-cyrl',
+  mn: 'mn-cyrl',
+  zh: '',
+  ja: '',
+  ko: '',
 };
 
 const cache = new Map<string, Hyphenator | null>();
@@ -52,7 +68,10 @@ function memoised(patterns: Patterns): Hyphenator {
   return (word: string) => {
     let points = words.get(word);
     if (points) return points;
-    points = word.length < MIN_WORD || !HYPHENATABLE(word) ? [] : softHyphenOffsets(patterns.hyphenateSync(word, { hyphenChar: SOFT_HYPHEN, minWordLength: MIN_WORD }));
+    points =
+      word.length < MIN_WORD || !HYPHENATABLE(word)
+        ? []
+        : softHyphenOffsets(patterns.hyphenateSync(word, { hyphenChar: SOFT_HYPHEN, minWordLength: MIN_WORD }));
     if (words.size > 100_000) words.clear();
     words.set(word, points);
     return points;

@@ -54,10 +54,7 @@ export interface Admitted<R extends RenderRequest> {
   preview?: { left: number; giveBack(): Promise<void> };
 }
 
-export async function admit<R extends RenderRequest>(
-  deps: { store: Store; deployment: Deployment },
-  incoming: AdmissionRequest<R>,
-): Promise<Admitted<R>> {
+export async function admit<R extends RenderRequest>(deps: { store: Store; deployment: Deployment }, incoming: AdmissionRequest<R>): Promise<Admitted<R>> {
   const { account, keyId } = await authenticate(deps.store, incoming.authorization);
   const limits = effectiveLimits(account.plan, account.overrides);
   let preview: Admitted<R>['preview'];

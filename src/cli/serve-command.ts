@@ -77,7 +77,15 @@ async function listen(
       operator = await startServer(createOperatorApp({ store, pool, metrics, log }), pool, { port: settings.operatorPort, hostname: operatorHost, log });
       log({ event: 'operator_listening', host: operatorHost, port: operator.port });
     }
-    log({ event: 'listening', host: settings.hostname, port: server.port, db: parts.database, workers: deployment.workers, upload: deployment.upload, recovered });
+    log({
+      event: 'listening',
+      host: settings.hostname,
+      port: server.port,
+      db: parts.database,
+      workers: deployment.workers,
+      upload: deployment.upload,
+      recovered,
+    });
     return { server, operator, leases };
   } catch (error) {
     await server?.close(0);

@@ -60,7 +60,8 @@ function assemble(store: Store, pool: RenderPool, deployment: Deployment, locati
   if (deployment.net.allowLoopback) {
     log({
       event: 'warning',
-      warning: 'QUIRE_NET_ALLOW_LOOPBACK=1: outbound requests may reach loopback addresses (127.0.0.0/8). FOR TESTS ONLY — never run a public service like this.',
+      warning:
+        'QUIRE_NET_ALLOW_LOOPBACK=1: outbound requests may reach loopback addresses (127.0.0.0/8). FOR TESTS ONLY — never run a public service like this.',
     });
   }
   const uploader = deployment.upload ? networkUploader(deployment.net, log) : undefined;

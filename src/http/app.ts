@@ -36,9 +36,7 @@ export function createApp(options: AppOptions): Hono {
   app.all('/v1/render', () => errorResponse(methodNotAllowed(['POST']), log));
 
   // Hono answers HEAD with the GET route, body dropped.
-  app.get('/v1/usage', (c) =>
-    readUsage(core.deps.store, { authorization: c.req.header('authorization'), period: c.req.query('period') }),
-  );
+  app.get('/v1/usage', (c) => readUsage(core.deps.store, { authorization: c.req.header('authorization'), period: c.req.query('period') }));
   app.all('/v1/usage', () => errorResponse(methodNotAllowed(['GET', 'HEAD']), log));
 
   app.get('/v1/openapi.json', () => new Response(openApiJson(), { headers: { 'Content-Type': 'application/json' } }));

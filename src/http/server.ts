@@ -68,10 +68,7 @@ async function shutdown(server: Server, pool: RenderPool, graceMs: number): Prom
   // Keep-alive connections become idle once their answer is sent; close them as they do.
   const sweep = setInterval(() => server.closeIdleConnections(), SWEEP_MS);
   server.closeIdleConnections();
-  const flushed = await Promise.race([
-    closed.then(() => true),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), FLUSH_MS).unref()),
-  ]);
+  const flushed = await Promise.race([closed.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), FLUSH_MS).unref())]);
   clearInterval(sweep);
   if (!flushed) server.closeAllConnections();
   await closed;

@@ -9,7 +9,11 @@ import type { Store } from '../store/store.js';
  * per minute, not the period's documents. A preview the service could not even start (its queue
  * full, no worker) is given back.
  */
-export async function admitPreview(store: Store, account: { id: string; plan: PlanId }, limits: PlanLimits): Promise<{ left: number; giveBack(): Promise<void> }> {
+export async function admitPreview(
+  store: Store,
+  account: { id: string; plan: PlanId },
+  limits: PlanLimits,
+): Promise<{ left: number; giveBack(): Promise<void> }> {
   const grant = await store.takeTokens(account.id, 'preview', limits.previews_per_hour, 1);
   if (!grant.granted) {
     throw rateLimited({ name: 'previews_per_hour', value: limits.previews_per_hour, plan: account.plan }, Math.max(1, Math.ceil(grant.freeInMs / 1000)));

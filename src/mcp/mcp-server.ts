@@ -12,7 +12,7 @@ import { getUsage, USAGE_TOOL_INPUT } from './usage-tool.js';
 
 const INSTRUCTIONS =
   'Quire renders Markdown (CommonMark, GitHub tables and task lists, math, mermaid diagrams, code highlighting, emoji, barcodes) to tagged PDF. ' +
-  'Each render_markdown call costs one document of the account\'s period unless it replays an idempotency_key; get_usage tells what is left.';
+  "Each render_markdown call costs one document of the account's period unless it replays an idempotency_key; get_usage tells what is left.";
 
 function tools(stdio: boolean): Tool[] {
   return [
@@ -30,7 +30,8 @@ function tools(stdio: boolean): Tool[] {
     {
       name: 'get_usage',
       title: 'Usage of the account',
-      description: "The account's usage report for the period open now, or for a period id: plan, documents included, granted and used, limits, spending per key.",
+      description:
+        "The account's usage report for the period open now, or for a period id: plan, documents included, granted and used, limits, spending per key.",
       inputSchema: jsonSchema(USAGE_TOOL_INPUT) as Tool['inputSchema'],
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

@@ -99,13 +99,19 @@ async function deliver(response: Response, to: { file: string | undefined; filen
   };
   const json = headers.get('content-type') === 'application/json' ? ((await response.json()) as Record<string, unknown>) : undefined;
   if (json?.uploaded === true) {
-    return { content: [{ type: 'text', text: `Uploaded ${pagesText(summary.pages)}; the storage answered ${String(json.status)}.` }], structuredContent: { ...json, replay: summary.replay } };
+    return {
+      content: [{ type: 'text', text: `Uploaded ${pagesText(summary.pages)}; the storage answered ${String(json.status)}.` }],
+      structuredContent: { ...json, replay: summary.replay },
+    };
   }
   const pdf = json ? Buffer.from(json.pdf as string, 'base64') : Buffer.from(await response.arrayBuffer());
   const facts = { ...summary, bytes: pdf.byteLength, filename: to.filename };
   if (to.file) {
     await writeFile(to.file, pdf);
-    return { content: [{ type: 'text', text: `Wrote ${pagesText(facts.pages)} (${pdf.byteLength} bytes) to ${to.file}.` }], structuredContent: { ...facts, path: to.file } };
+    return {
+      content: [{ type: 'text', text: `Wrote ${pagesText(facts.pages)} (${pdf.byteLength} bytes) to ${to.file}.` }],
+      structuredContent: { ...facts, path: to.file },
+    };
   }
   return {
     content: [

@@ -19,7 +19,9 @@ export async function getUsage(context: ToolContext, args: Record<string, unknow
     const structured = { ...report, ...(periodId !== null && { period_id: periodId }) };
     const left = Number(report.credits_included) + Number(report.credits_granted) - Number(report.credits_used);
     return {
-      content: [{ type: 'text', text: `${String(report.credits_used)} documents used, ${left} left until ${String(report.period_end)} (plan ${String(report.plan)}).` }],
+      content: [
+        { type: 'text', text: `${String(report.credits_used)} documents used, ${left} left until ${String(report.period_end)} (plan ${String(report.plan)}).` },
+      ],
       structuredContent: structured,
     };
   } catch (error) {

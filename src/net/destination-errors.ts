@@ -25,7 +25,10 @@ export class DestinationRefused extends Error {
 
 /** The check could not run (DNS timed out or failed): nothing is known about the destination. */
 export class DestinationUnchecked extends Error {
-  constructor(readonly reason: 'dns_timeout' | 'dns_error', detail: string) {
+  constructor(
+    readonly reason: 'dns_timeout' | 'dns_error',
+    detail: string,
+  ) {
     super(`destination unchecked: ${reason} (${detail})`);
   }
 }

@@ -14,12 +14,7 @@ export interface Destination {
   address: string;
 }
 
-export async function resolveDestination(
-  url: URL,
-  schemes: readonly string[],
-  settings: NetSettings,
-  signal?: AbortSignal,
-): Promise<Destination> {
+export async function resolveDestination(url: URL, schemes: readonly string[], settings: NetSettings, signal?: AbortSignal): Promise<Destination> {
   if (!schemes.includes(url.protocol)) throw new DestinationRefused('scheme');
   if (url.username !== '' || url.password !== '') throw new DestinationRefused('credentials');
   const host = checkHost(url.hostname, settings);

@@ -39,7 +39,10 @@ export function netSettingsFromEnv(env: NodeJS.ProcessEnv): NetSettings {
   const list = (name: string): string[] | undefined => {
     const raw = env[name]?.trim();
     if (!raw) return undefined;
-    return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+    return raw
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
   };
   const seconds = (name: string, fallbackMs: number): number => {
     const raw = env[name];
@@ -68,8 +71,8 @@ export function netSettingsFromEnv(env: NodeJS.ProcessEnv): NetSettings {
  * 65535 is quietly taken modulo 65536.
  */
 function checkDnsServer(server: string): string {
-  const { host, port = '53' } =
-    /^\[(?<host>[^\]]+)\](?::(?<port>\d+))?$/.exec(server)?.groups ?? /^(?<host>[^:]+):(?<port>\d+)$/.exec(server)?.groups ?? { host: server };
+  const { host, port = '53' } = /^\[(?<host>[^\]]+)\](?::(?<port>\d+))?$/.exec(server)?.groups ??
+    /^(?<host>[^:]+):(?<port>\d+)$/.exec(server)?.groups ?? { host: server };
   // node:net only here: loading it (and the socket bindings it brings) is ~1.6 ms of every cold `quire render`.
   if (process.getBuiltinModule('node:net').isIP(host!) === 0 || Number(port) < 1 || Number(port) > 65_535) {
     throw new Error(`QUIRE_NET_DNS_SERVERS: "${server}" is not an IP address with an optional port (1-65535)`);
@@ -79,7 +82,12 @@ function checkDnsServer(server: string): string {
 
 /** `*.Bücher.Example.` → `xn--bcher-kva.example`: how domains are compared (as the URL parser writes host names). */
 export function normalizeDomain(domain: string): string {
-  const ascii = domainToASCII(domain.trim().replace(/^\*?\.+/, '').replace(/\.+$/, ''));
+  const ascii = domainToASCII(
+    domain
+      .trim()
+      .replace(/^\*?\.+/, '')
+      .replace(/\.+$/, ''),
+  );
   if (ascii === '') throw new Error(`"${domain}" is not a domain name`);
   return ascii;
 }

@@ -34,7 +34,10 @@ export type ExchangeFailure = 'connect_timeout' | 'timeout' | 'network' | 'too_l
 
 /** No answer came: `failure` says why; the message never holds the URL. */
 export class ExchangeError extends Error {
-  constructor(readonly failure: ExchangeFailure, message: string) {
+  constructor(
+    readonly failure: ExchangeFailure,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -54,7 +57,12 @@ interface HttpStack {
 }
 
 function loadHttpStack(): Promise<HttpStack> {
-  return (httpStack ??= Promise.all([import('node:http'), import('node:https'), import('node:net'), import('node:tls')]).then(([http, https, net, tls]) => ({ http, https, net, tls })));
+  return (httpStack ??= Promise.all([import('node:http'), import('node:https'), import('node:net'), import('node:tls')]).then(([http, https, net, tls]) => ({
+    http,
+    https,
+    net,
+    tls,
+  })));
 }
 
 export async function exchange(destination: Destination, options: ExchangeOptions): Promise<ExchangeResult> {

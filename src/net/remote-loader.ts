@@ -57,7 +57,11 @@ export class RemoteLoader implements ResourceLoader {
     if (!parsed || !RESOURCE_SCHEMES.includes(parsed.protocol)) {
       throw new ResourceLoadError('unsupported_scheme', 'only http and https resources are loaded');
     }
-    if (!this.options.enabled) throw new ResourceLoadError('disabled', 'linked images are not loaded for this account (its plan does not load them, or no document is left in its period)');
+    if (!this.options.enabled)
+      throw new ResourceLoadError(
+        'disabled',
+        'linked images are not loaded for this account (its plan does not load them, or no document is left in its period)',
+      );
     parsed.hash = ''; // never sent: the same resource
     let load = this.loads.get(parsed.href);
     if (!load) {

@@ -16,7 +16,8 @@ export function meteredStore(store: Store, metrics: ServiceMetrics): Store {
       metrics.documentReturned(args[1]);
     },
   };
-  const timed = (operation: string, call: (...args: unknown[]) => Promise<unknown>) =>
+  const timed =
+    (operation: string, call: (...args: unknown[]) => Promise<unknown>) =>
     async (...args: unknown[]) => {
       const started = performance.now();
       try {

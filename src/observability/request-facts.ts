@@ -35,9 +35,7 @@ export function renderFacts(headers: Headers): RequestFacts {
   return {
     ...(pages !== null && { pages: Number(pages) }),
     ...(timing !== null && {
-      timings: Object.fromEntries(
-        [...timing.matchAll(/([a-z]+);dur=([\d.]+)/g)].map(([, name, ms]) => [name!, Number(ms)]),
-      ),
+      timings: Object.fromEntries([...timing.matchAll(/([a-z]+);dur=([\d.]+)/g)].map(([, name, ms]) => [name!, Number(ms)])),
     }),
   };
 }

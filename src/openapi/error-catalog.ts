@@ -31,7 +31,10 @@ export const ERROR_STATUSES: Readonly<Record<Operation, Readonly<Record<number, 
     },
     ...AUTHENTICATION,
     402: { description: 'No documents left in the current period.', codes: ['quota_exhausted'] },
-    403: { description: 'The plan lacks the capability, or the account is blocked or unverified.', codes: ['plan_required', 'account_blocked', 'email_unverified'] },
+    403: {
+      description: 'The plan lacks the capability, or the account is blocked or unverified.',
+      codes: ['plan_required', 'account_blocked', 'email_unverified'],
+    },
     409: { description: 'A request under this Idempotency-Key is still running.', codes: ['idempotency_in_progress'], headers: ['Retry-After'] },
     413: {
       description: 'Body, Markdown or resources over a ceiling (limit), or a renderer bound reached (reason preparation_limit, renderer_bound).',

@@ -31,4 +31,3 @@ export const HEADERS = {
 } as const satisfies Record<string, { schema: z.ZodType; description: string }>;
 
 export type HeaderName = keyof typeof HEADERS;
-

@@ -28,10 +28,7 @@ function header(name: HeaderName, required: boolean) {
 }
 
 function headers(required: readonly HeaderName[], optional: readonly HeaderName[] = []) {
-  return Object.fromEntries([
-    ...required.map((name) => [name, header(name, true)] as const),
-    ...optional.map((name) => [name, header(name, false)] as const),
-  ]);
+  return Object.fromEntries([...required.map((name) => [name, header(name, true)] as const), ...optional.map((name) => [name, header(name, false)] as const)]);
 }
 
 /** Every response that is not a success: the Error body with `code` narrowed to the status's codes. */
@@ -75,7 +72,13 @@ function build(): JsonSchema {
           operationId: 'render',
           summary: 'Render Markdown to PDF',
           parameters: [
-            { name: 'Idempotency-Key', in: 'header', required: false, schema: jsonSchema(IDEMPOTENCY_KEY_SCHEMA), description: IDEMPOTENCY_KEY_SCHEMA.description },
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              schema: jsonSchema(IDEMPOTENCY_KEY_SCHEMA),
+              description: IDEMPOTENCY_KEY_SCHEMA.description,
+            },
           ],
           requestBody: {
             required: true,

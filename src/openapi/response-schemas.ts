@@ -8,7 +8,10 @@ import { RENDERER_BOUNDS } from '../../engine/errors.js';
 import { LIMIT_NAMES, PLAN_IDS } from '../limits/plans.js';
 import type { ErrorCode } from '../service-error.js';
 
-const SHA256 = z.string().regex(/^[0-9a-f]{64}$/).describe('Lower-case hex SHA-256 of the delivered bytes (after any seal).');
+const SHA256 = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .describe('Lower-case hex SHA-256 of the delivered bytes (after any seal).');
 const COUNT = z.int().min(0);
 
 export const RENDER_JSON_SCHEMA = z
@@ -49,7 +52,9 @@ export const USAGE_REPORT_SCHEMA = z.strictObject({
   credits_included: COUNT.describe('Documents the plan includes in the period.'),
   credits_granted: COUNT.describe('Extra documents granted (for example carry-over on upgrade).'),
   credits_used: COUNT.describe('Documents used; the number a 402 is judged on.'),
-  limits: LIMITS_SCHEMA.describe('Limits in force this period: markdown_kb, resources_mb, pages_max, timeout_s, concurrency, requests_per_min, previews_per_hour.'),
+  limits: LIMITS_SCHEMA.describe(
+    'Limits in force this period: markdown_kb, resources_mb, pages_max, timeout_s, concurrency, requests_per_min, previews_per_hour.',
+  ),
   keys: z
     .array(z.strictObject({ id: z.string(), name: z.string().nullable().describe('Null once the key is gone.'), credits: COUNT }))
     .describe('Documents charged per API key.'),

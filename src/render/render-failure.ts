@@ -73,4 +73,3 @@ export function failureError(failure: RenderFailure, context: FailureContext): S
 export function pagesAtFailure(failure: RenderFailure): number | undefined {
   return failure.kind === 'page_limit' ? failure.pagesReached : undefined;
 }
-

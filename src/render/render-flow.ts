@@ -15,13 +15,7 @@ import type { Log } from '../log.js';
 import { newFetchId } from '../net/fetch-id.js';
 import type { Uploader } from '../net/uploader.js';
 import type { Sealer } from '../seal/sealer.js';
-import {
-  idempotencyMismatch,
-  planRequired,
-  quotaExhausted,
-  renderUnavailable,
-  signingUnavailable,
-} from '../service-error.js';
+import { idempotencyMismatch, planRequired, quotaExhausted, renderUnavailable, signingUnavailable } from '../service-error.js';
 import { QuotaExhaustedError, type Account, type FrontEnd, type Store } from '../store/store.js';
 import type { RenderPool } from '../workers/pool.js';
 import { admit, planName, renderBudgets, takeSlot } from '../admission/admission.js';

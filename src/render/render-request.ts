@@ -90,7 +90,7 @@ export const RENDER_FIELDS = {
     .string({ error: '"filename" must be a string.' })
     .optional()
     .describe('Name offered for the streamed file; the stem is cut to 80 characters and .pdf enforced. Default: document.pdf.'),
-  sign: SEAL_SCHEMA.optional().describe('Seal the PDF with the account\'s own certificate; false or omitted for none.'),
+  sign: SEAL_SCHEMA.optional().describe("Seal the PDF with the account's own certificate; false or omitted for none."),
   resources: z
     .enum(RESOURCE_MODES, { error: `"resources" must be one of ${RESOURCE_MODES.map((v) => `"${v}"`).join(', ')}.` })
     .optional()
@@ -101,26 +101,24 @@ export const RENDER_FIELDS = {
     .max(MAX_LANGUAGE_LENGTH, languageError(`language must be at most ${MAX_LANGUAGE_LENGTH} characters`))
     .regex(LANGUAGE_TAG, languageError('language must be a BCP 47 tag such as "en" or "de-CH"'))
     .optional()
-    .describe('BCP 47 tag for hyphenation and shaping. Default: the front matter\'s language, if any.'),
+    .describe("BCP 47 tag for hyphenation and shaping. Default: the front matter's language, if any."),
 };
 
 /** A JSON render body; its output is the RenderRequest. */
-export const RENDER_BODY_SCHEMA = z
-  .strictObject(RENDER_FIELDS)
-  .transform((body, ctx): RenderRequest => {
-    const output = body.output ?? 'pdf';
-    const uploadUrl = refuseInto(ctx, () => uploadDestination(output, body.upload_url));
-    return {
-      markdown: body.markdown,
-      features: resolveFeatures(body.features),
-      output,
-      uploadUrl,
-      filename: body.filename === undefined ? DEFAULT_FILENAME : normalizeFilename(body.filename),
-      seal: body.sign || undefined,
-      resources: body.resources ?? 'strict',
-      language: body.language,
-    };
-  });
+export const RENDER_BODY_SCHEMA = z.strictObject(RENDER_FIELDS).transform((body, ctx): RenderRequest => {
+  const output = body.output ?? 'pdf';
+  const uploadUrl = refuseInto(ctx, () => uploadDestination(output, body.upload_url));
+  return {
+    markdown: body.markdown,
+    features: resolveFeatures(body.features),
+    output,
+    uploadUrl,
+    filename: body.filename === undefined ? DEFAULT_FILENAME : normalizeFilename(body.filename),
+    seal: body.sign || undefined,
+    resources: body.resources ?? 'strict',
+    language: body.language,
+  };
+});
 
 /** Top-level fields whose wrong values have a reason of their own. */
 const FIELD_REASONS = { sign: 'invalid_seal', upload_url: 'invalid_upload_url' };

@@ -65,8 +65,7 @@ function refusalFor({ issue, path }: { issue: Issue; path: Path }, value: unknow
     return invalidRequest('missing_field', `The field "${name}" is required.`);
   }
   const reason =
-    (issue.code === 'custom' && (issue.params?.reason as string | undefined)) ||
-    (typeof reasons === 'string' ? reasons : reasons[String(path[0])]);
+    (issue.code === 'custom' && (issue.params?.reason as string | undefined)) || (typeof reasons === 'string' ? reasons : reasons[String(path[0])]);
   return invalidRequest(reason ?? 'invalid_field', issue.message);
 }
 

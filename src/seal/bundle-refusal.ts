@@ -20,8 +20,7 @@ export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 const MESSAGES: Record<RefusalReason, string> = {
   wrong_password: 'The password does not open the credential.',
   no_private_key: 'The credential holds no readable private key.',
-  cert_chain_incomplete:
-    'The certificates do not lead from the signing certificate to a self-signed root (at most 16 certificates).',
+  cert_chain_incomplete: 'The certificates do not lead from the signing certificate to a self-signed root (at most 16 certificates).',
   key_cert_mismatch: 'The private key does not belong to the signing certificate.',
   certificate_expired: 'A certificate of the chain has expired.',
   certificate_not_yet_valid: 'A certificate of the chain is not valid yet.',

@@ -60,7 +60,7 @@ export class CertificateSealer implements Sealer {
     } catch (error) {
       if (!(error instanceof VaultError)) throw error;
       this.options.log({ event: 'stored_certificate_unreadable', account: accountId });
-      throw signingUnavailable('stored_certificate_unreadable', 'The stored certificate cannot be read with this deployment\'s master key.');
+      throw signingUnavailable('stored_certificate_unreadable', "The stored certificate cannot be read with this deployment's master key.");
     }
   }
 

@@ -49,24 +49,21 @@ const SEAL_FIELDS = z
       .regex(STANDARD_BASE64, { error: '"sign.p12" must be standard Base64.' })
       .optional()
       .describe(`PKCS#12 form: standard Base64 of a PKCS#12/PFX bundle, at most ${MAX_DECODED_BYTES} decoded bytes.`),
-    password: text('password')
-      .optional()
-      .describe('With p12 (required; an empty string for an unprotected bundle), or with an encrypted key.'),
+    password: text('password').optional().describe('With p12 (required; an empty string for an unprotected bundle), or with an encrypted key.'),
     key: pemOrBase64('key', 'Separate-parts form: the private key (PKCS#8, PKCS#1 or SEC1).'),
     cert: pemOrBase64('cert', 'Separate-parts form: the signing certificate.'),
-    chain: pemOrBase64('chain', 'Separate-parts form, optional: the issuers, the leaf\'s issuer first.'),
+    chain: pemOrBase64('chain', "Separate-parts form, optional: the issuers, the leaf's issuer first."),
     reason: metadata('reason', 'Why the document is sealed, written into the seal.'),
     location: metadata('location', 'Where it is sealed.'),
     contact: metadata('contact', 'How to reach the sealer.'),
   })
-  .describe('A seal with the account\'s own certificate: exactly one credential form — certificate, p12 with password, or key and cert.');
+  .describe("A seal with the account's own certificate: exactly one credential form — certificate, p12 with password, or key and cert.");
 
 /** SPEC "Seal object": `false` for none, or one credential form; its output is the SealRequest. */
-export const SEAL_SCHEMA = z
-  .union([z.literal(false), SEAL_FIELDS.transform((fields, ctx) => refuseInto(ctx, () => toSealRequest(fields)) ?? z.NEVER)], {
-    error: (issue) =>
-      issue.input === true ? '"sign": true is not a seal request; send a seal object, or false for none.' : '"sign" must be an object or false.',
-  });
+export const SEAL_SCHEMA = z.union([z.literal(false), SEAL_FIELDS.transform((fields, ctx) => refuseInto(ctx, () => toSealRequest(fields)) ?? z.NEVER)], {
+  error: (issue) =>
+    issue.input === true ? '"sign": true is not a seal request; send a seal object, or false for none.' : '"sign" must be an object or false.',
+});
 
 /** Undefined for an unsealed render (`sign` omitted or false). */
 export function parseSealRequest(sign: unknown): SealRequest | undefined {
@@ -104,7 +101,10 @@ function pemOrDer(value: string, name: string): string {
   if (value.includes('-----BEGIN ')) {
     const bodies = [...value.matchAll(/-----BEGIN [^-]+-----([\s\S]*?)-----END [^-]+-----/g)];
     if (bodies.length === 0) throw invalid(`"sign.${name}" is not valid PEM.`);
-    checkSize(name, bodies.reduce((sum, body) => sum + Buffer.byteLength(body[1]!.replace(/\s+/g, ''), 'base64'), 0));
+    checkSize(
+      name,
+      bodies.reduce((sum, body) => sum + Buffer.byteLength(body[1]!.replace(/\s+/g, ''), 'base64'), 0),
+    );
     return value;
   }
   if (!STANDARD_BASE64.test(value) || value === '') throw invalid(`"sign.${name}" must be PEM text or standard Base64 of DER.`);

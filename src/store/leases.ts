@@ -45,10 +45,7 @@ export interface HeldToken {
  * how long until enough are free. `spread` picks free slots at random, so that instances
  * claiming at once rarely reach for the same one.
  */
-export function chooseTokens(
-  live: HeldToken[],
-  claim: { limit: number; count: number; now: number; holdMs: number; spread: boolean },
-): TokenGrant {
+export function chooseTokens(live: HeldToken[], claim: { limit: number; count: number; now: number; holdMs: number; spread: boolean }): TokenGrant {
   const { limit, count, now, holdMs } = claim;
   if (count > limit) return { granted: false, freeInMs: holdMs };
   const held = new Set(live.map((token) => token.slot));

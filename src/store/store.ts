@@ -82,9 +82,7 @@ export interface ClaimTicket {
   token: string;
 }
 
-export type IdempotencyClaim =
-  | { claimed: true; ticket: ClaimTicket }
-  | { claimed: false; record: IdempotencyRecord };
+export type IdempotencyClaim = { claimed: true; ticket: ClaimTicket } | { claimed: false; record: IdempotencyRecord };
 
 /** A certificate stored in an account under a name, for seals (the credential itself is encrypted by src/seal). */
 export interface StoredCertificate {
@@ -213,7 +211,11 @@ export class LeaseLostError extends Error {
     readonly lease: 'reservation' | 'key',
     readonly id: string,
   ) {
-    super(lease === 'reservation' ? `reservation ${id} is no longer open under this instance's lease` : `the idempotency key of reservation ${id} is no longer held by this claim`);
+    super(
+      lease === 'reservation'
+        ? `reservation ${id} is no longer open under this instance's lease`
+        : `the idempotency key of reservation ${id} is no longer held by this claim`,
+    );
   }
 }
 
@@ -225,7 +227,10 @@ export class QuotaExhaustedError extends Error {
 
 /** An administrative lookup that found nothing (an unknown account or key). */
 export class UnknownRecordError extends Error {
-  constructor(readonly kind: 'account' | 'key' | 'certificate', readonly id: string) {
+  constructor(
+    readonly kind: 'account' | 'key' | 'certificate',
+    readonly id: string,
+  ) {
     super(`unknown ${kind} "${id}"`);
   }
 }

@@ -7,9 +7,7 @@ import type { Account, Usage } from '../store/store.js';
 export function usageReport(usage: Usage, account: Account): UsageReport {
   const { period } = usage;
   const planLimits = effectiveLimits(period.plan, account.overrides);
-  const limits = Object.fromEntries(
-    LIMIT_NAMES.filter((name) => name !== 'documents').map((name) => [name, planLimits[name]]),
-  ) as UsageReport['limits'];
+  const limits = Object.fromEntries(LIMIT_NAMES.filter((name) => name !== 'documents').map((name) => [name, planLimits[name]])) as UsageReport['limits'];
   return {
     plan: period.plan,
     period_start: new Date(period.startsAt).toISOString(),

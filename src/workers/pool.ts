@@ -27,9 +27,7 @@ export interface PoolOptions {
   log?: Log;
 }
 
-export type PoolResult =
-  | { ok: true; output: RenderOutput; queuedMs: number }
-  | { ok: false; failure: RenderFailure };
+export type PoolResult = { ok: true; output: RenderOutput; queuedMs: number } | { ok: false; failure: RenderFailure };
 
 interface Job {
   task: RenderTask;

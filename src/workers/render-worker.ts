@@ -43,12 +43,14 @@ port.postMessage({ type: 'ready' } satisfies WorkerReply);
 
 async function run(task: RenderTask): Promise<{ reply: TaskReply; transfer: ArrayBuffer[] }> {
   // Without net settings the engine's default loader refuses every remote resource (data: URIs always work).
-  const loader = setup.net && new RemoteLoader({
-    settings: setup.net,
-    fetchId: task.fetchId,
-    enabled: task.remoteResources,
-    budgetBytes: task.resourceBytes,
-  });
+  const loader =
+    setup.net &&
+    new RemoteLoader({
+      settings: setup.net,
+      fetchId: task.fetchId,
+      enabled: task.remoteResources,
+      budgetBytes: task.resourceBytes,
+    });
   try {
     if (task.preview) return await preview(task, task.preview, loader);
     const result = await render(task.markdown, {

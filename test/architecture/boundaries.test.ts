@@ -20,9 +20,18 @@ const run = promisify(execFile);
 const PLANTED: Record<string, { file: string; text: string }> = {
   'engine-stands-alone': { file: 'engine/errors-planted.ts', text: "import type { Clock } from '../src/clock.js';\nexport type Planted = Clock;\n" },
   'pdfkit-only-in-paint': { file: 'engine/layout/pdfkit-planted.ts', text: "import type PDFDocument from 'pdfkit';\nexport type Planted = PDFDocument;\n" },
-  'stage-order-1': { file: 'engine/parse/planted.ts', text: "import type { BlockCache } from '../layout/blocks/block-cache.js';\nexport type Planted = BlockCache;\n" },
-  'stage-order-3': { file: 'engine/layout/planted.ts', text: "import type { PreviewPage } from '../preview/preview.js';\nexport type Planted = PreviewPage;\n" },
-  'core-imports-no-door': { file: 'src/usage/planted.ts', text: "import type { ServiceCore } from '../http/service-core.js';\nexport type Planted = ServiceCore;\n" },
+  'stage-order-1': {
+    file: 'engine/parse/planted.ts',
+    text: "import type { BlockCache } from '../layout/blocks/block-cache.js';\nexport type Planted = BlockCache;\n",
+  },
+  'stage-order-3': {
+    file: 'engine/layout/planted.ts',
+    text: "import type { PreviewPage } from '../preview/preview.js';\nexport type Planted = PreviewPage;\n",
+  },
+  'core-imports-no-door': {
+    file: 'src/usage/planted.ts',
+    text: "import type { ServiceCore } from '../http/service-core.js';\nexport type Planted = ServiceCore;\n",
+  },
   'store-holds-no-plan-policy': { file: 'src/store/planted.ts', text: "import { PLANS } from '../limits/plans.js';\nexport const planted = PLANS;\n" },
   'no-cycles': { file: 'src/planted-a.ts', text: "import { b } from './planted-b.js';\nexport const a = () => b;\n" },
 };

@@ -51,13 +51,17 @@ describe('the single executable', () => {
   });
 
   it('should render a document with front matter, styled HTML, math, emoji, code and a diagram from an empty folder', async () => {
-    writeFileSync(path.join(work, 'doc.md'), '---\ntitle: Built alone\n---\n\n# From one file\n\n<p style="color: #cf222e">Styled HTML</p>\n\nEnergy $E = mc^2$ :rocket:\n\n```python\nprint("hi")\n```\n\n```mermaid\ngraph LR\n  Start --> Done\n```\n');
+    writeFileSync(
+      path.join(work, 'doc.md'),
+      '---\ntitle: Built alone\n---\n\n# From one file\n\n<p style="color: #cf222e">Styled HTML</p>\n\nEnergy $E = mc^2$ :rocket:\n\n```python\nprint("hi")\n```\n\n```mermaid\ngraph LR\n  Start --> Done\n```\n',
+    );
     const started = performance.now();
     const { stderr } = await run(binary, ['render', path.join(work, 'doc.md'), '-o', path.join(work, 'doc.pdf')], { cwd: folder, env });
     const firstMs = performance.now() - started;
     assert.match(stderr, /wrote .*doc\.pdf \(1 page\)/);
     const text = await pdftotext(readFileSync(path.join(work, 'doc.pdf')));
-    for (const expected of ['Built alone', 'From one file', 'Styled HTML', 'print("hi")', 'Start', 'Done', '🚀']) assert.ok(text.includes(expected), `${expected} in ${text}`);
+    for (const expected of ['Built alone', 'From one file', 'Styled HTML', 'print("hi")', 'Start', 'Done', '🚀'])
+      assert.ok(text.includes(expected), `${expected} in ${text}`);
     assert.deepEqual(readdirSync(folder), ['quire']);
     const warmStarted = performance.now();
     await run(binary, ['--help'], { cwd: folder, env });
@@ -66,7 +70,10 @@ describe('the single executable', () => {
 
   it('should run the admin commands, serve a render and answer health and metrics', async () => {
     const db = path.join(folder, 'quire.db');
-    const created = JSON.parse((await run(binary, ['account', 'create', '--email', 'one@example.com', '--db', db], { cwd: folder, env })).stdout) as { account: string; key: string };
+    const created = JSON.parse((await run(binary, ['account', 'create', '--email', 'one@example.com', '--db', db], { cwd: folder, env })).stdout) as {
+      account: string;
+      key: string;
+    };
     await run(binary, ['grant', created.account, '--documents', '5', '--db', db], { cwd: folder, env });
 
     server = spawn(binary, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', db], { cwd: folder, env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -88,7 +95,10 @@ describe('the single executable', () => {
     assert.equal(response.status, 200);
     const body = (await response.json()) as { pdf: string; pages: number };
     assert.match(await pdftotext(Buffer.from(body.pdf, 'base64')), /Served by the binary/);
-    const usage = (await (await fetch(`${url}/v1/usage`, { headers: { Authorization: `Bearer ${created.key}` } })).json()) as { credits_used: number; credits_granted: number };
+    const usage = (await (await fetch(`${url}/v1/usage`, { headers: { Authorization: `Bearer ${created.key}` } })).json()) as {
+      credits_used: number;
+      credits_granted: number;
+    };
     assert.deepEqual([usage.credits_used, usage.credits_granted], [1, 5]);
     assert.equal((await fetch(`${url}/readyz`)).status, 200);
     assert.match(await (await fetch(`${url}/metrics`)).text(), /quire_documents_charged_total 1/);
@@ -103,7 +113,15 @@ describe('the single executable', () => {
     const { stdout } = await run(binary, ['account', 'create', '--email', 'mcp@example.com', '--db', db], { cwd: folder, env });
     const { key } = JSON.parse(stdout) as { key: string };
     const client = new Client({ name: 'binary-test', version: '1' });
-    await client.connect(new StdioClientTransport({ command: binary, args: ['mcp', '--db', db], cwd: folder, env: { ...(env as Record<string, string>), QUIRE_API_KEY: key }, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: binary,
+        args: ['mcp', '--db', db],
+        cwd: folder,
+        env: { ...(env as Record<string, string>), QUIRE_API_KEY: key },
+        stderr: 'ignore',
+      }),
+    );
     try {
       const result = await client.callTool({ name: 'render_markdown', arguments: { markdown: '# Over stdio', path: 'stdio.pdf' } });
       assert.equal(result.isError, undefined);

@@ -50,6 +50,10 @@ describe('the quire command (bin/quire)', { skip: process.platform === 'win32' }
     assert.equal(plain.status, 0, plain.stderr);
     const fewer = availableParallelism() <= 2 ? 3 : 0;
     const threads = (report: ProcessReport) => report.helperNices!.length + 1;
-    assert.equal(threads(plain.probe) - threads(launched.probe), fewer, `threads: ${threads(plain.probe)} started by node, ${threads(launched.probe)} by bin/quire`);
+    assert.equal(
+      threads(plain.probe) - threads(launched.probe),
+      fewer,
+      `threads: ${threads(plain.probe)} started by node, ${threads(launched.probe)} by bin/quire`,
+    );
   });
 });

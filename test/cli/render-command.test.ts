@@ -39,7 +39,10 @@ describe('quire render', () => {
     const fixtures = fileURLToPath(new URL('../../../fixtures/content/', import.meta.url));
     cpSync(path.join(fixtures, 'images'), path.join(dir, 'images'), { recursive: true });
     const rich = path.join(dir, 'rich.md');
-    writeFileSync(rich, `${readFileSync(path.join(fixtures, 'kitchen-sink.md'), 'utf8')}\n\nمرحبا بالعالم — שלום\n\nAT&amp;T &copy; &#169; &ccedil;a &unknown; [link](https://example.com/?a=1&amp;b=2)\n`);
+    writeFileSync(
+      rich,
+      `${readFileSync(path.join(fixtures, 'kitchen-sink.md'), 'utf8')}\n\nمرحبا بالعالم — שלום\n\nAT&amp;T &copy; &#169; &ccedil;a &unknown; [link](https://example.com/?a=1&amp;b=2)\n`,
+    );
     const bundled = quire(['render', rich, '-o', '-']);
     assert.equal(bundled.status, 0, bundled.stderr.toString());
     const plain = spawnSync(process.execPath, [unbundled, 'render', rich, '-o', '-']);
@@ -66,12 +69,15 @@ describe('quire render', () => {
     assert.match(broken.stderr.toString(), /front matter/);
     assert.equal(existsSync(path.join(dir, 'broken.pdf')), false);
   });
-  it('should leave the main thread the normal priority and give V8\'s helper threads the lowest (Linux)', { skip: !existsSync('/proc/self/task') }, () => {
+  it("should leave the main thread the normal priority and give V8's helper threads the lowest (Linux)", { skip: !existsSync('/proc/self/task') }, () => {
     const result = spawnSync(process.execPath, ['--require', writeProcessProbe(dir), BIN, 'render', '-', '-o', '-'], { input: '# Priority' });
     assert.equal(result.status, 0, result.stderr.toString());
     const reported = processReport(result.stderr.toString());
     assert.equal(reported.mainNice, 0);
     assert.ok(reported.helperNices!.length >= 4, `V8's helpers: ${reported.helperNices!.length}`);
-    assert.ok(reported.helperNices!.every((nice) => nice === 19), `helper priorities: ${reported.helperNices}`);
+    assert.ok(
+      reported.helperNices!.every((nice) => nice === 19),
+      `helper priorities: ${reported.helperNices}`,
+    );
   });
 });

@@ -32,7 +32,17 @@ async function sizeOf(pdf: string): Promise<[number, number]> {
 describe('quire render design settings', () => {
   it('should apply --set settings, a slot of a footer included', async () => {
     const dir = folderWith({ 'notes.md': '# Notes\n\nText.\n\n## Details\n\nMore.\n' });
-    const result = quire([path.join(dir, 'notes.md'), '--set', 'paper=letter', '--set', 'footer.left={title}', '--set', 'footer.right=Page {page} of {pages}', '--set', 'number_headings=true']);
+    const result = quire([
+      path.join(dir, 'notes.md'),
+      '--set',
+      'paper=letter',
+      '--set',
+      'footer.left={title}',
+      '--set',
+      'footer.right=Page {page} of {pages}',
+      '--set',
+      'number_headings=true',
+    ]);
     assert.equal(result.status, 0, result.stderr.toString());
     const pdf = path.join(dir, 'notes.pdf');
     assert.deepEqual(await sizeOf(pdf), [612, 792]);

@@ -67,7 +67,10 @@ describe('quire render on real work', () => {
     net = { NODE_EXTRA_CA_CERTS: ca.caFile, QUIRE_NET_ALLOW_LOOPBACK: '1', QUIRE_NET_DNS_SERVERS: dns.server, QUIRE_NET_RESOURCE_TIMEOUT_S: '3' };
     readme = path.join(dir, 'README.md');
     const badge = `https://img.example.com:${images.port}`;
-    writeFileSync(readme, `# Project\n\n[![build](${badge}/badge.png)](https://example.com) <img src="${badge}/badge.png?html" alt="html badge">\n\nWhat the project does.\n`);
+    writeFileSync(
+      readme,
+      `# Project\n\n[![build](${badge}/badge.png)](https://example.com) <img src="${badge}/badge.png?html" alt="html badge">\n\nWhat the project does.\n`,
+    );
   });
   after(async () => {
     await images?.close();
@@ -79,7 +82,13 @@ describe('quire render on real work', () => {
     const run = await quire(['render', readme, '-o', path.join(dir, 'online.pdf')], net);
     assert.equal(run.status, 0, run.stderr);
     assert.doesNotMatch(run.stderr, /warning/);
-    assert.deepEqual(images.hits.slice(before).map((hit) => hit.target).sort(), ['/badge.png', '/badge.png?html']);
+    assert.deepEqual(
+      images.hits
+        .slice(before)
+        .map((hit) => hit.target)
+        .sort(),
+      ['/badge.png', '/badge.png?html'],
+    );
     const pdf = readFileSync(path.join(dir, 'online.pdf'));
     assert.ok((await rasterImageCount(pdf)) > 0, 'the badges are drawn');
     assert.match(await pdftotext(pdf), /What the project does\./);
@@ -114,13 +123,19 @@ describe('quire render on real work', () => {
     assert.equal(existsSync(path.join(dir, 'strict.pdf')), false);
   });
 
-  it('should join files into one PDF: each from a new page, one outline, images from each file\'s folder, links between them', async () => {
+  it("should join files into one PDF: each from a new page, one outline, images from each file's folder, links between them", async () => {
     const book = path.join(dir, 'book');
     mkdirSync(path.join(book, 'guide/images'), { recursive: true });
     copyFileSync(path.join(FIXTURES, 'images/dot.png'), path.join(book, 'guide/images/dot.png'));
-    writeFileSync(path.join(book, 'intro.md'), '# Introduction\n\nStart here, then [install it](guide/setup.md#install) or read [the guide](guide/setup.md).[^1]\n\n## Overview\n\nIntro text.\n\n[^1]: The intro\'s note.\n');
-    writeFileSync(path.join(book, 'guide/setup.md'), '# Setup\n\n![A dot](images/dot.png)\n\n## Install\n\nInstall text, back to [the overview](../intro.md#overview).[^1]\n\n[^1]: The setup\'s own first note.\n');
-    writeFileSync(path.join(book, 'guide/last.md'), '# Overview\n\nThe same heading name as the intro\'s, kept apart: [here](#overview).\n');
+    writeFileSync(
+      path.join(book, 'intro.md'),
+      "# Introduction\n\nStart here, then [install it](guide/setup.md#install) or read [the guide](guide/setup.md).[^1]\n\n## Overview\n\nIntro text.\n\n[^1]: The intro's note.\n",
+    );
+    writeFileSync(
+      path.join(book, 'guide/setup.md'),
+      "# Setup\n\n![A dot](images/dot.png)\n\n## Install\n\nInstall text, back to [the overview](../intro.md#overview).[^1]\n\n[^1]: The setup's own first note.\n",
+    );
+    writeFileSync(path.join(book, 'guide/last.md'), "# Overview\n\nThe same heading name as the intro's, kept apart: [here](#overview).\n");
     const output = path.join(dir, 'book.pdf');
     const run = await quire(['render', path.join(book, 'intro.md'), path.join(book, 'guide/setup.md'), path.join(book, 'guide/last.md'), '-o', output]);
     assert.equal(run.status, 0, run.stderr);
@@ -134,9 +149,19 @@ describe('quire render on real work', () => {
     const titles = (items: OutlineItem[]): unknown => items.map((item) => (item.children.length ? [item.title, titles(item.children)] : item.title));
     assert.deepEqual(titles(await outline(pdf)), [['Introduction', ['Overview']], ['Setup', ['Install']], 'Overview']);
     assert.equal((await structureAlts(pdf, 'Part')).length, 3, 'each file tagged as a Part');
-    const targets = await Promise.all((await links(pdf)).filter((link) => link.dest !== null).map(async (link) => [link.page, await destinationPage(pdf, link.dest!)]));
+    const targets = await Promise.all(
+      (await links(pdf)).filter((link) => link.dest !== null).map(async (link) => [link.page, await destinationPage(pdf, link.dest!)]),
+    );
     // intro → setup's Install and its first page, and the note; setup → intro's Overview, and its note; last → its own Overview.
-    assert.deepEqual(targets.filter(([from, to]) => from !== to || from === 3).sort(), [[1, 2], [1, 2], [2, 1], [3, 3]].sort());
+    assert.deepEqual(
+      targets.filter(([from, to]) => from !== to || from === 3).sort(),
+      [
+        [1, 2],
+        [1, 2],
+        [2, 1],
+        [3, 3],
+      ].sort(),
+    );
   });
 
   it("should give joined files one title block and one contents, from the first file's front matter", async () => {
@@ -260,7 +285,11 @@ describe('quire render on real work', () => {
 });
 
 /** `quire render FILE --watch -o OUTPUT` in a process of its own, with what it prints and a wait for its nth render. */
-function watch(file: string, output: string, env: NodeJS.ProcessEnv = {}): { child: ChildProcess; stderr: () => string; lines: (pattern: RegExp) => number; until: (renders: number) => Promise<void> } {
+function watch(
+  file: string,
+  output: string,
+  env: NodeJS.ProcessEnv = {},
+): { child: ChildProcess; stderr: () => string; lines: (pattern: RegExp) => number; until: (renders: number) => Promise<void> } {
   const child = spawn(QUIRE, ['render', file, '--watch', '-o', output], { env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -26,8 +26,14 @@ describe('barcodes and QR codes', () => {
       assert.equal(await rasterImageCount(bytes), 0);
       const { fills, colors } = await paintedContent(bytes);
       assert.ok(fills > 10, 'modules and plates are filled paths');
-      assert.ok(colors.some((color) => color.join() === '255,255,255'), 'a white plate');
-      assert.ok(colors.some((color) => color.join() === '0,0,0'), 'black bars');
+      assert.ok(
+        colors.some((color) => color.join() === '255,255,255'),
+        'a white plate',
+      );
+      assert.ok(
+        colors.some((color) => color.join() === '0,0,0'),
+        'black bars',
+      );
     });
   }
 
@@ -56,7 +62,8 @@ describe('barcodes and QR codes', () => {
       /Barcode not drawn: size must be a length from 5mm to 500mm/,
       /Barcode not drawn: height applies to linear barcodes/,
       /Barcode not drawn: the data is longer than 3000 characters/,
-    ]) assert.match(text, note);
+    ])
+      assert.match(text, note);
     assert.doesNotMatch(text, /type: azteccode/, 'the 2,900-character Aztec code is drawn');
   });
 

@@ -81,10 +81,12 @@ describe('emoji', () => {
   });
 
   it('should draw emoji in HTML blocks in colour: a heading, a centred paragraph, a table cell, code in a cell', async () => {
-    const markdown = '<h1>Title 🚀</h1>\n\n<p align="center">Made with ❤️ by us 🎉</p>\n\n<table><tr><td>🐛 bugs</td><td><code>x 👍</code></td></tr></table>\n\n<table><tr><td>\n\n```\nlet x = "🐙";\n```\n\n</td></tr></table>\n';
+    const markdown =
+      '<h1>Title 🚀</h1>\n\n<p align="center">Made with ❤️ by us 🎉</p>\n\n<table><tr><td>🐛 bugs</td><td><code>x 👍</code></td></tr></table>\n\n<table><tr><td>\n\n```\nlet x = "🐙";\n```\n\n</td></tr></table>\n';
     const { pdf } = await render(markdown);
     const text = await pdftotext(pdf);
-    for (const expected of ['Title 🚀', 'Made with ❤️ by us 🎉', '🐛 bugs', 'x 👍', 'let x = "🐙";']) assert.ok(text.includes(expected), `${expected} in ${text}`);
+    for (const expected of ['Title 🚀', 'Made with ❤️ by us 🎉', '🐛 bugs', 'x 👍', 'let x = "🐙";'])
+      assert.ok(text.includes(expected), `${expected} in ${text}`);
     assert.deepEqual(await boxedCharacters(pdf), [], 'no emoji drawn as a box');
     assert.ok((await filledPaths(pdf)) >= (await filledPaths((await render(markdown, { features: { emoji: false } })).pdf)) + 5 * 3);
   });
@@ -109,19 +111,42 @@ describe('emoji', () => {
 
   it('should keep text-style characters as text unless VS16 asks for the emoji', () => {
     assert.deepEqual(splitEmoji('© ® ™ ↔ ❤ 1 # *'), [{ emoji: false, text: '© ® ™ ↔ ❤ 1 # *' }]);
-    assert.deepEqual(splitEmoji('a ❤️ b'), [{ emoji: false, text: 'a ' }, { emoji: true, text: '❤️' }, { emoji: false, text: ' b' }]);
+    assert.deepEqual(splitEmoji('a ❤️ b'), [
+      { emoji: false, text: 'a ' },
+      { emoji: true, text: '❤️' },
+      { emoji: false, text: ' b' },
+    ]);
     assert.deepEqual(splitEmoji('⌚︎ watch'), [{ emoji: false, text: '⌚︎ watch' }], 'VS15 keeps text');
-    assert.deepEqual(splitEmoji('🕵 🕶'), [{ emoji: true, text: '🕵' }, { emoji: false, text: ' ' }, { emoji: true, text: '🕶' }], 'pictographs beyond the BMP, in no text font, are emoji without VS16');
+    assert.deepEqual(
+      splitEmoji('🕵 🕶'),
+      [
+        { emoji: true, text: '🕵' },
+        { emoji: false, text: ' ' },
+        { emoji: true, text: '🕶' },
+      ],
+      'pictographs beyond the BMP, in no text font, are emoji without VS16',
+    );
   });
 
   it('should split sequences whole: ZWJ families, skin tones, flags, keycaps, subdivision flags', () => {
     for (const sequence of [...TYPED, '🏴󠁧󠁢󠁷󠁬󠁳󠁿', '👋🏻']) {
-      assert.deepEqual(splitEmoji(`x${sequence}y`), [{ emoji: false, text: 'x' }, { emoji: true, text: sequence }, { emoji: false, text: 'y' }], sequence);
+      assert.deepEqual(
+        splitEmoji(`x${sequence}y`),
+        [
+          { emoji: false, text: 'x' },
+          { emoji: true, text: sequence },
+          { emoji: false, text: 'y' },
+        ],
+        sequence,
+      );
     }
-    assert.deepEqual(splitEmoji('🇯🇵🇩🇪').map((part) => part.text), ['🇯🇵', '🇩🇪']);
+    assert.deepEqual(
+      splitEmoji('🇯🇵🇩🇪').map((part) => part.text),
+      ['🇯🇵', '🇩🇪'],
+    );
   });
 
-  it('should find every emoji of GitHub\'s set as one sequence with a drawing', async () => {
+  it("should find every emoji of GitHub's set as one sequence with a drawing", async () => {
     for (const entry of gemoji) {
       const parts = splitEmoji(entry.emoji);
       assert.deepEqual(parts, [{ emoji: true, text: entry.emoji }], entry.names[0]);
@@ -148,7 +173,7 @@ describe('emoji', () => {
     assert.equal(await emojiDrawing(Array(9).fill('😀').join('\u200d')), null, 'a hostile nine-part sequence is left as text');
   });
 
-  it('should replace adjacent shortcodes and let an unknown name\'s colon open the next', async () => {
+  it("should replace adjacent shortcodes and let an unknown name's colon open the next", async () => {
     assert.equal(await replaceShortcodes(':smile::smile:'), '😄😄');
     assert.equal(await replaceShortcodes('note:bar:smile:'), 'note:bar😄');
     assert.equal(await replaceShortcodes(':smile:smile:'), '😄smile:');

@@ -19,7 +19,10 @@ const hex = (color: Color | null): string => (color ? color.map((channel) => cha
 
 /** Colours of the tokens whose text is `text`, as hex. */
 function colorsOf(lines: HighlightedLine[], text: string): string[] {
-  return lines.flat().filter((token) => token.text.trim() === text).map((token) => hex(token.color));
+  return lines
+    .flat()
+    .filter((token) => token.text.trim() === text)
+    .map((token) => hex(token.color));
 }
 
 function joined(lines: HighlightedLine[]): string {
@@ -32,7 +35,15 @@ async function fillColors(pdf: Uint8Array): Promise<Set<string>> {
   const { stdout } = await run('qpdf', ['--qdf', '--object-streams=disable', file, '-'], { encoding: 'latin1', maxBuffer: 64 << 20 });
   const out = new Set<string>();
   for (const match of stdout.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) rg/g)) {
-    out.add([match[1], match[2], match[3]].map((value) => Math.round(Number(value) * 255).toString(16).padStart(2, '0')).join(''));
+    out.add(
+      [match[1], match[2], match[3]]
+        .map((value) =>
+          Math.round(Number(value) * 255)
+            .toString(16)
+            .padStart(2, '0'),
+        )
+        .join(''),
+    );
   }
   return out;
 }
@@ -112,9 +123,13 @@ describe('code highlighting', () => {
     it(`should paint the ${theme} theme's colours in the PDF, with the code text extractable`, async () => {
       const { pdf } = await render(fixture('content/highlight.md'), { features: { theme } });
       const colors = await fillColors(pdf);
-      const used = themeColors(theme).map(hex).filter((color) => colors.has(color));
+      const used = themeColors(theme)
+        .map(hex)
+        .filter((color) => colors.has(color));
       assert.ok(used.length >= 8, `theme colours painted: ${used.join(' ')}`);
-      const other = themeColors(theme === 'light' ? 'dark' : 'light').map(hex).filter((color) => colors.has(color) && !themeColors(theme).map(hex).includes(color));
+      const other = themeColors(theme === 'light' ? 'dark' : 'light')
+        .map(hex)
+        .filter((color) => colors.has(color) && !themeColors(theme).map(hex).includes(color));
       assert.deepEqual(other, []);
       const text = await pdftotext(pdf);
       assert.match(text, /export async function greet\(name: string, times = 3\): Promise<string> \{/);
@@ -125,11 +140,19 @@ describe('code highlighting', () => {
   it('should paint code in one colour with highlight off, and unknown languages in one colour with it on', async () => {
     const code = '```ts\nconst a = "x"; // note\n```\n\n```klingon\nQapla\'\n```\n';
     // The page number is painted in the muted grey that comments share.
-    const syntax = themeColors('light').map(hex).filter((color) => color !== hex(palette('light').muted));
+    const syntax = themeColors('light')
+      .map(hex)
+      .filter((color) => color !== hex(palette('light').muted));
     const off = await fillColors((await render(code, { features: { highlight: false } })).pdf);
-    assert.deepEqual(syntax.filter((color) => off.has(color)), []);
+    assert.deepEqual(
+      syntax.filter((color) => off.has(color)),
+      [],
+    );
     const plain = await fillColors((await render('```klingon\nconst a = "x"; // note\n```\n')).pdf);
-    assert.deepEqual(syntax.filter((color) => plain.has(color)), []);
+    assert.deepEqual(
+      syntax.filter((color) => plain.has(color)),
+      [],
+    );
     const on = await fillColors((await render(code)).pdf);
     assert.ok(['cf222e', '0a3069'].every((color) => on.has(color)));
   });
@@ -147,7 +170,10 @@ describe('code highlighting', () => {
     const parts = pieces(code);
     assert.ok(parts.length >= 5 && parts.every((part) => part.length <= MAX_PIECE_CHARS));
     assert.equal(parts.join(''), code);
-    assert.ok(parts.slice(0, -1).every((part) => part.endsWith('}\n\n')), 'cuts fall between functions');
+    assert.ok(
+      parts.slice(0, -1).every((part) => part.endsWith('}\n\n')),
+      'cuts fall between functions',
+    );
     const lines = (await highlightCode(code, 'javascript', 'light'))!;
     assert.equal(joined(lines), code.replace(/\n$/, ''));
     assert.equal(new Set(colorsOf(lines, '/* comment */')).size, 1);

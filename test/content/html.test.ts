@@ -20,7 +20,16 @@ describe('HTML blocks', () => {
     const { pdf, resources } = await render(readme, { loader });
     assert.deepEqual(resources.failed, []);
     const text = await pdftotext(pdf);
-    for (const expected of ['Quire README', 'Markdown to PDF, without a browser', 'Click to see the details', 'Hidden until opened on GitHub', 'Format', '1.2 KB', 'An HTML list item with a link', 'Right-aligned closing line.']) {
+    for (const expected of [
+      'Quire README',
+      'Markdown to PDF, without a browser',
+      'Click to see the details',
+      'Hidden until opened on GitHub',
+      'Format',
+      '1.2 KB',
+      'An HTML list item with a link',
+      'Right-aligned closing line.',
+    ]) {
       assert.ok(text.includes(expected), expected);
     }
     assert.doesNotMatch(text, /never shown|Never|document\.write|<\w+/);

@@ -62,11 +62,17 @@ describe('image bounds', () => {
 
   it('should answer a PNG whose pixel data inflates past its declared size as unreadable, and draw an honest one', async () => {
     const bomb = inflatingPng(64, 64, 32 << 20);
-    await assert.rejects(render(`![bomb](${dataUri('image/png', bomb)})\n`), (error: unknown) => error instanceof ResourceError && error.reason === 'unreadable');
+    await assert.rejects(
+      render(`![bomb](${dataUri('image/png', bomb)})\n`),
+      (error: unknown) => error instanceof ResourceError && error.reason === 'unreadable',
+    );
     const lenient = await render(`![bomb](${dataUri('image/png', bomb)})\n`, { resources: 'lenient' });
     assert.deepEqual(lenient.resources.failed, ['1'], 'a placeholder in lenient mode');
     const honest = await render(`![fits](${dataUri('image/png', inflatingPng(64, 64, 64 * (64 * 4 + 1)))})\n`);
-    assert.ok((await imageList(honest.pdf)).some((image) => image.width === 64 && image.height === 64), 'a PNG holding exactly its rows is placed');
+    assert.ok(
+      (await imageList(honest.pdf)).some((image) => image.width === 64 && image.height === 64),
+      'a PNG holding exactly its rows is placed',
+    );
   });
 
   it('should leave a PNG bomb inside an SVG out of the picture', async () => {

@@ -29,7 +29,11 @@ export async function renderPage(pdf: Uint8Array): Promise<Page> {
 }
 
 /** The box of pixels within `tolerance` of `color`, or null when there are none. */
-export function boxOf(page: Page, color: readonly [number, number, number], tolerance = 40): { left: number; top: number; right: number; bottom: number; count: number } | null {
+export function boxOf(
+  page: Page,
+  color: readonly [number, number, number],
+  tolerance = 40,
+): { left: number; top: number; right: number; bottom: number; count: number } | null {
   let box: { left: number; top: number; right: number; bottom: number; count: number } | null = null;
   for (let y = 0; y < page.height; y++) {
     for (let x = 0; x < page.width; x++) {
@@ -49,10 +53,14 @@ export function boxOf(page: Page, color: readonly [number, number, number], tole
 /** Raster images in the PDF as `pdfimages -list` lists them (soft masks included), with their page. */
 export async function imageList(pdf: Uint8Array): Promise<Array<{ page: number; type: string; width: number; height: number; encoding: string }>> {
   const { stdout } = await run('pdfimages', ['-list', pdfFile(pdf)]);
-  return stdout.trim().split('\n').slice(2).map((line) => {
-    const columns = line.trim().split(/\s+/);
-    return { page: Number(columns[0]), type: columns[2]!, width: Number(columns[3]), height: Number(columns[4]), encoding: columns[8]! };
-  });
+  return stdout
+    .trim()
+    .split('\n')
+    .slice(2)
+    .map((line) => {
+      const columns = line.trim().split(/\s+/);
+      return { page: Number(columns[0]), type: columns[2]!, width: Number(columns[3]), height: Number(columns[4]), encoding: columns[8]! };
+    });
 }
 
 /** Left edge, in points, of the first word on page 1 equal to `word` (poppler's word boxes). */

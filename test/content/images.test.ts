@@ -46,11 +46,23 @@ describe('images', () => {
     const { pdf, resources } = await render(fixture('content/images.md'), { loader });
     assert.deepEqual(resources.failed, []);
     const images = await imageList(pdf);
-    assert.ok(images.some((image) => image.type === 'image' && image.width === 60 && image.height === 40 && image.encoding === 'jpeg'), 'the JPEG is embedded untouched');
-    for (const [width, height] of [[48, 48], [64, 64]]) {
-      assert.ok(images.some((image) => image.type === 'smask' && image.width === width && image.height === height), `a ${width}×${height} image keeps its alpha`);
+    assert.ok(
+      images.some((image) => image.type === 'image' && image.width === 60 && image.height === 40 && image.encoding === 'jpeg'),
+      'the JPEG is embedded untouched',
+    );
+    for (const [width, height] of [
+      [48, 48],
+      [64, 64],
+    ]) {
+      assert.ok(
+        images.some((image) => image.type === 'smask' && image.width === width && image.height === height),
+        `a ${width}×${height} image keeps its alpha`,
+      );
     }
-    assert.ok(images.some((image) => image.width === 64 && image.height === 32 && image.encoding === 'image'), 'the lossy WebP becomes a PNG');
+    assert.ok(
+      images.some((image) => image.width === 64 && image.height === 32 && image.encoding === 'image'),
+      'the lossy WebP becomes a PNG',
+    );
     assert.equal(images.filter((image) => image.type === 'smask' && image.width === 48).length, 2, 'the GIF and the WebP both keep their transparency');
     const tree = await structureText(pdf);
     assert.match(tree, /Figure/);
@@ -101,7 +113,10 @@ describe('images', () => {
   it('should leave vector images out with svg: false and every image out with images: false', async () => {
     const noSvg = await render(fixture('content/images.md'), { loader, features: { svg: false } });
     assert.doesNotMatch(await pdftotext(noSvg.pdf), /Vector caption/);
-    assert.ok((await imageList(noSvg.pdf)).some((image) => image.encoding === 'jpeg'), 'rasters stay');
+    assert.ok(
+      (await imageList(noSvg.pdf)).some((image) => image.encoding === 'jpeg'),
+      'rasters stay',
+    );
     assert.ok(!(await imageList(noSvg.pdf)).some((image) => image.width === 400), 'no raster made from an SVG');
     const none = await render(fixture('content/images.md'), { loader, features: { images: false } });
     assert.equal((await imageList(none.pdf)).length, 0);

@@ -24,7 +24,10 @@ describe('math', () => {
     const alts = await structureAlts(bytes, 'Formula');
     assert.ok(alts.includes('E = mc^2'), 'inline formula with its source');
     assert.ok(alts.includes('\\int_{-\\infty}^{\\infty} e^{-x^2}\\,dx = \\sqrt{\\pi}'), 'display formula with its source');
-    assert.ok(alts.some((alt) => alt.startsWith('\\begin{aligned}')), 'math fence with its source');
+    assert.ok(
+      alts.some((alt) => alt.startsWith('\\begin{aligned}')),
+      'math fence with its source',
+    );
     assert.ok(alts.includes('e^{i\\pi} + 1 = 0 \\tag{1}'), 'tagged equation');
     assert.ok(alts.includes('\\ce{2 H2 + O2 -> 2 H2O}'), 'mhchem');
     const { fills } = await paintedContent(bytes);
@@ -60,7 +63,10 @@ describe('math', () => {
     assert.match(text, /\$\$\s*x\^2\s*\$\$/);
     assert.match(text, /y\^2/);
     assert.deepEqual(await structureAlts(off, 'Formula'), []);
-    assert.ok((await pdffonts(off)).some((font) => /JetBrainsMono/.test(font.name)), 'the math fence is code');
+    assert.ok(
+      (await pdffonts(off)).some((font) => /JetBrainsMono/.test(font.name)),
+      'the math fence is code',
+    );
     assert.equal((await structureAlts(await pdf(markdown), 'Formula')).length, 3);
   });
 
@@ -112,14 +118,23 @@ describe('math', () => {
   });
 
   it('refuses groups nested past the bound with DepthLimit before typesetting', async () => {
-    await assert.rejects(pdf(fixture('content/math-hostile-nesting.md')), (error: unknown) => error instanceof RendererBoundError && error.bound === 'DepthLimit');
+    await assert.rejects(
+      pdf(fixture('content/math-hostile-nesting.md')),
+      (error: unknown) => error instanceof RendererBoundError && error.bound === 'DepthLimit',
+    );
   });
 
   it('stops a macro that nests itself with DepthLimit', async () => {
-    await assert.rejects(pdf(fixture('content/math-hostile-recursion.md')), (error: unknown) => error instanceof RendererBoundError && error.bound === 'DepthLimit');
+    await assert.rejects(
+      pdf(fixture('content/math-hostile-recursion.md')),
+      (error: unknown) => error instanceof RendererBoundError && error.bound === 'DepthLimit',
+    );
   });
 
   it('stops a formula that macros grow past the node bound with ElementLimit', async () => {
-    await assert.rejects(pdf(fixture('content/math-hostile-nodes.md')), (error: unknown) => error instanceof RendererBoundError && error.bound === 'ElementLimit');
+    await assert.rejects(
+      pdf(fixture('content/math-hostile-nodes.md')),
+      (error: unknown) => error instanceof RendererBoundError && error.bound === 'ElementLimit',
+    );
   });
 });

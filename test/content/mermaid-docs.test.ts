@@ -15,12 +15,18 @@ import { pdftotext } from '../support/pdf-tools.js';
  */
 const DOCS = `${FIXTURES}/mermaid-docs`;
 const MANIFEST = JSON.parse(readFileSync(`${DOCS}/manifest.json`, 'utf8')) as { unsupported: Record<string, string> };
-const EXAMPLES = readdirSync(DOCS).filter((name) => name.endsWith('.mmd')).sort();
+const EXAMPLES = readdirSync(DOCS)
+  .filter((name) => name.endsWith('.mmd'))
+  .sort();
 
 /** The statements of a source: front matter, directives, comments and accessibility lines dropped. */
 function statements(source: string): string[] {
   const body = source.replace(/^\s*---\n[\s\S]*?\n\s*---\n/, '').replace(/%%\{[\s\S]*?\}%%/g, '');
-  return body.split('\n').map((line) => line.replace(/\s%%.*$/, '').trim()).filter((line) => line && !line.startsWith('%%') && !/^acc(Title|Descr)\b/.test(line)).slice(1);
+  return body
+    .split('\n')
+    .map((line) => line.replace(/\s%%.*$/, '').trim())
+    .filter((line) => line && !line.startsWith('%%') && !/^acc(Title|Descr)\b/.test(line))
+    .slice(1);
 }
 
 const after = (line: string, separator: string) => (line.includes(separator) ? line.slice(line.indexOf(separator) + separator.length) : '');
@@ -28,11 +34,17 @@ const unquote = (text: string) => text.trim().replace(/^"(.*)"$/, '$1');
 
 /** Node and edge labels of a flowchart: text inside brackets and pipes, or `-- text -->`. */
 function flowchartLabels(lines: string[]): string[] {
-  return lines.filter((line) => !/^(classDef|class|style|linkStyle|click|subgraph|end|direction)\b/.test(line)).flatMap((line) => [
-    ...[...line.matchAll(/\b\w(?:[\w-]*\w)?\s*(?:\[\[|\[\(|\(\[|\(\(\(|\(\(|\[\/|\[\\|\{\{|\[|\(|\{|>)("[^"]*"|[^\])}"@]*?)(?:\]\]|\)\]|\]\)|\)\)\)|\)\)|\/\]|\\\]|\}\}|\]|\)|\})/g)].map((match) => match[1]!),
-    ...[...line.matchAll(/\|("[^"]*"|[^|]*)\|/g)].map((match) => match[1]!),
-    ...[...line.matchAll(/(?:^|\s)(?:--|==|-\.)\s+([^->=.][^>]*?)\s+(?:-->|---|==>|-\.->)/g)].map((match) => match[1]!),
-  ]);
+  return lines
+    .filter((line) => !/^(classDef|class|style|linkStyle|click|subgraph|end|direction)\b/.test(line))
+    .flatMap((line) => [
+      ...[
+        ...line.matchAll(
+          /\b\w(?:[\w-]*\w)?\s*(?:\[\[|\[\(|\(\[|\(\(\(|\(\(|\[\/|\[\\|\{\{|\[|\(|\{|>)("[^"]*"|[^\])}"@]*?)(?:\]\]|\)\]|\]\)|\)\)\)|\)\)|\/\]|\\\]|\}\}|\]|\)|\})/g,
+        ),
+      ].map((match) => match[1]!),
+      ...[...line.matchAll(/\|("[^"]*"|[^|]*)\|/g)].map((match) => match[1]!),
+      ...[...line.matchAll(/(?:^|\s)(?:--|==|-\.)\s+([^->=.][^>]*?)\s+(?:-->|---|==>|-\.->)/g)].map((match) => match[1]!),
+    ]);
 }
 
 function sequenceLabels(lines: string[]): string[] {
@@ -49,7 +61,10 @@ function classLabels(lines: string[]): string[] {
     if (/^(classDef|style|cssClass|click|callback|link|note|direction|namespace)\b/.test(line) || line === '}') return [];
     const declared = /^class\s+([\w]+)/.exec(line);
     if (declared) return [declared[1]!];
-    const relation = /^(\w+)\s*(?:"[^"]*"\s*)?(?:<\|--|\*--|o--|<--|--|<\.\.|<\|\.\.|\.\.|-->|--\*|--o|--\|>|\.\.>|\.\.\|>)\s*(?:"[^"]*"\s*)?(\w+)\s*(?::\s*(.*))?$/.exec(line);
+    const relation =
+      /^(\w+)\s*(?:"[^"]*"\s*)?(?:<\|--|\*--|o--|<--|--|<\.\.|<\|\.\.|\.\.|-->|--\*|--o|--\|>|\.\.>|\.\.\|>)\s*(?:"[^"]*"\s*)?(\w+)\s*(?::\s*(.*))?$/.exec(
+        line,
+      );
     if (relation) return [relation[1]!, relation[2]!, ...(relation[3] ? [relation[3]] : [])];
     return [];
   });
@@ -90,7 +105,10 @@ function erLabels(written: string[]): string[] {
       return [shown(line.slice(0, -1).trim())];
     }
     if (/^(direction|style|classDef|class)\b/.test(line)) return [];
-    const ends = line.split(':')[0]!.trim().split(/\s+|[|o}{]{2}(?:--|\.\.)[|o}{]{2}/);
+    const ends = line
+      .split(':')[0]!
+      .trim()
+      .split(/\s+|[|o}{]{2}(?:--|\.\.)[|o}{]{2}/);
     return [shown(ends[0]!), shown(ends.at(-1)!), after(line, ':')];
   });
 }
@@ -105,7 +123,7 @@ function xychartLabels(lines: string[]): string[] {
 }
 
 function pieLabels(lines: string[]): string[] {
-  return lines.flatMap((line) => (line.startsWith('title') ? [line.slice(5)] : /^"([^"]*)"/.exec(line)?.slice(1, 2) ?? []));
+  return lines.flatMap((line) => (line.startsWith('title') ? [line.slice(5)] : (/^"([^"]*)"/.exec(line)?.slice(1, 2) ?? [])));
 }
 
 function ganttLabels(lines: string[]): string[] {
@@ -121,14 +139,18 @@ function timelineLabels(lines: string[]): string[] {
 }
 
 function mindmapLabels(lines: string[]): string[] {
-  return lines.filter((line) => !line.startsWith('::')).map((line) => {
-    const shaped = /^[\w-]*\s*(?:\(\(|\)\)|\(-|\{\{|\[|\(|\))(.*?)(?:\)\)|\(\(|-\)|\}\}|\]|\)|\()$/.exec(line);
-    return unquote(shaped ? shaped[1]! : line).replace(/^`|`$/g, '');
-  });
+  return lines
+    .filter((line) => !line.startsWith('::'))
+    .map((line) => {
+      const shaped = /^[\w-]*\s*(?:\(\(|\)\)|\(-|\{\{|\[|\(|\))(.*?)(?:\)\)|\(\(|-\)|\}\}|\]|\)|\()$/.exec(line);
+      return unquote(shaped ? shaped[1]! : line).replace(/^`|`$/g, '');
+    });
 }
 
 function gitGraphLabels(lines: string[]): string[] {
-  return lines.flatMap((line) => [...line.matchAll(/(?:id|tag):\s*"([^"]*)"/g)].map((match) => match[1]!).concat(/^branch\s+(\S+)/.exec(line)?.slice(1, 2) ?? []));
+  return lines.flatMap((line) =>
+    [...line.matchAll(/(?:id|tag):\s*"([^"]*)"/g)].map((match) => match[1]!).concat(/^branch\s+(\S+)/.exec(line)?.slice(1, 2) ?? []),
+  );
 }
 
 function journeyLabels(lines: string[]): string[] {
@@ -165,7 +187,11 @@ const READERS: Record<string, (lines: string[]) => string[]> = {
 };
 
 /** Words a reader sees: letters and digits, markup (`**`, `<br>`, entities) set aside. */
-const wordsOf = (text: string) => text.replace(/<br\s*\/?>/gi, ' ').replace(/#\w+;/g, ' ').match(/[\p{L}\p{N}]+/gu) ?? [];
+const wordsOf = (text: string) =>
+  text
+    .replace(/<br\s*\/?>/gi, ' ')
+    .replace(/#\w+;/g, ' ')
+    .match(/[\p{L}\p{N}]+/gu) ?? [];
 
 function expectedWords(name: string, source: string): string[] {
   const reader = READERS[name.replace(/-\d+\.mmd$/, '')]!;

@@ -42,7 +42,14 @@ describe('mermaid ER diagrams', () => {
   });
 
   it('should read every symbol cardinality on both sides, solid and dashed, spaced or glued', async () => {
-    const relationships = LEFT.flatMap((left, l) => RIGHT.flatMap((right, r) => ['--', '..'].map((line, k) => ({ statement: `L${l}R${r}K${k} ${left}${line}${right} T${l}${r}${k} : rel${l}${r}${k}`, names: [`L${l}R${r}K${k}`, `T${l}${r}${k}`, `rel${l}${r}${k}`] }))));
+    const relationships = LEFT.flatMap((left, l) =>
+      RIGHT.flatMap((right, r) =>
+        ['--', '..'].map((line, k) => ({
+          statement: `L${l}R${r}K${k} ${left}${line}${right} T${l}${r}${k} : rel${l}${r}${k}`,
+          names: [`L${l}R${r}K${k}`, `T${l}${r}${k}`, `rel${l}${r}${k}`],
+        })),
+      ),
+    );
     const drawn = texts(await drawingOf(`erDiagram\n${relationships.map((relation) => `  ${relation.statement}`).join('\n')}`));
     for (const { statement, names } of relationships) for (const name of names) assert.ok(drawn.includes(name), `${name} of ${statement}`);
     const glued = texts(await drawingOf('erDiagram\n  CUSTOMER}o..|{ORDER : places'));
@@ -50,7 +57,9 @@ describe('mermaid ER diagrams', () => {
   });
 
   it('should read the word aliases and `to` / `optionally to`', async () => {
-    const relationships = WORDS.map((word, index) => `  E${index} ${word} ${index % 2 ? 'to' : 'optionally to'} ${WORDS[(index + 5) % WORDS.length]} F${index} : says${index}`);
+    const relationships = WORDS.map(
+      (word, index) => `  E${index} ${word} ${index % 2 ? 'to' : 'optionally to'} ${WORDS[(index + 5) % WORDS.length]} F${index} : says${index}`,
+    );
     const drawn = texts(await drawingOf(`erDiagram\n${relationships.join('\n')}`));
     WORDS.forEach((_, index) => {
       for (const name of [`E${index}`, `F${index}`, `says${index}`]) assert.ok(drawn.includes(name), `${name} of ${relationships[index]}`);
@@ -59,7 +68,8 @@ describe('mermaid ER diagrams', () => {
 
   it('should show an entity by its alias, and names with spaces whole', async () => {
     const drawn = texts(await drawingOf('erDiagram\n  p[Person] ||--o{ a["Customer Account"] : has\n  "This ❤ Unicode"\n  "LINE ITEM" {\n    string sku\n  }'));
-    for (const name of ['Person', 'Customer Account', 'has', 'This ❤ Unicode', 'LINE ITEM', 'sku']) assert.ok(drawn.includes(name), `${name} in ${drawn.join(' | ')}`);
+    for (const name of ['Person', 'Customer Account', 'has', 'This ❤ Unicode', 'LINE ITEM', 'sku'])
+      assert.ok(drawn.includes(name), `${name} in ${drawn.join(' | ')}`);
     assert.ok(!drawn.some((text) => /p\[|\uE000/.test(text)), drawn.join(' | '));
   });
 
@@ -73,10 +83,14 @@ describe('mermaid ER diagrams', () => {
         const [x, y] = applyMatrix(note.transform, note.x, note.y);
         const index = drawing.items.indexOf(note);
         // The topmost fill under the text is what it is read against.
-        const under = drawing.items.slice(0, index).filter((item): item is PathItem => item.kind === 'path' && item.fill !== null && item.fillOpacity > 0).filter((item) => {
-          const [x1, y1, x2, y2] = pathBox(item);
-          return x1 <= x && x <= x2 && y1 <= y && y <= y2;
-        }).at(-1);
+        const under = drawing.items
+          .slice(0, index)
+          .filter((item): item is PathItem => item.kind === 'path' && item.fill !== null && item.fillOpacity > 0)
+          .filter((item) => {
+            const [x1, y1, x2, y2] = pathBox(item);
+            return x1 <= x && x <= x2 && y1 <= y && y <= y2;
+          })
+          .at(-1);
         const background = under ? mix(under.fill!, colors.background, under.fillOpacity) : colors.background;
         const ratio = contrast(note.color, background);
         assert.ok(ratio >= 4.5, `${theme}: ${note.color} on ${background} is ${ratio.toFixed(2)}:1`);

@@ -29,7 +29,10 @@ function lineSegments(drawing: Drawing): Segment[] {
     const segments: Segment[] = [];
     let at: [number, number] | null = null;
     for (const [, command, args] of item.d.matchAll(/([MLQ])([^MLQZ]*)/g)) {
-      const numbers = args!.trim().split(/[\s,]+/).map(Number);
+      const numbers = args!
+        .trim()
+        .split(/[\s,]+/)
+        .map(Number);
       const to = applyMatrix(item.transform, numbers.at(-2)!, numbers.at(-1)!);
       if (command !== 'M' && at) segments.push([at[0], at[1], to[0], to[1]]);
       at = to;
@@ -44,7 +47,12 @@ function crosses([x1, y1, x2, y2]: Segment, box: Box): boolean {
   let t1 = 1;
   const dx = x2 - x1;
   const dy = y2 - y1;
-  for (const [p, q] of [[-dx, x1 - box.x1], [dx, box.x2 - x1], [-dy, y1 - box.y1], [dy, box.y2 - y1]] as const) {
+  for (const [p, q] of [
+    [-dx, x1 - box.x1],
+    [dx, box.x2 - x1],
+    [-dy, y1 - box.y1],
+    [dy, box.y2 - y1],
+  ] as const) {
     if (p === 0) {
       if (q < 0) return false;
     } else {
@@ -74,10 +82,13 @@ const DOCS = `${FIXTURES}/mermaid-docs`;
 
 describe('mermaid git graphs', () => {
   it('should keep commit labels, tags and branch names off every line and off each other', async () => {
-    const ship = '\n  commit id: "keel"\n  branch deck\n  commit id: "plank-with-a-long-name"\n  branch mast\n  commit id: "sail"\n  checkout deck\n  commit id: "hull" tag: "v0.1"\n  checkout main\n  merge mast\n  commit id: "launch"';
+    const ship =
+      '\n  commit id: "keel"\n  branch deck\n  commit id: "plank-with-a-long-name"\n  branch mast\n  commit id: "sail"\n  checkout deck\n  commit id: "hull" tag: "v0.1"\n  checkout main\n  merge mast\n  commit id: "launch"';
     const sources = [
       ...['gitGraph', 'gitGraph TB:', 'gitGraph BT:'].map((header) => `${header}${ship}`),
-      ...readdirSync(DOCS).filter((name) => name.startsWith('gitgraph-')).map((name) => readFileSync(`${DOCS}/${name}`, 'utf8')),
+      ...readdirSync(DOCS)
+        .filter((name) => name.startsWith('gitgraph-'))
+        .map((name) => readFileSync(`${DOCS}/${name}`, 'utf8')),
     ];
     const found = [];
     for (const source of sources) {

@@ -32,7 +32,13 @@ const LIGHT_TEXT = [0x1f, 0x23, 0x28];
 const DARK_TEXT = [0xe6, 0xed, 0xf3];
 
 const keywordOf = (source: string) => source.trim().split(/\s/)[0]!;
-const words = (label: string) => new RegExp(label.split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'));
+const words = (label: string) =>
+  new RegExp(
+    label
+      .split(/\s+/)
+      .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('\\s+'),
+  );
 
 async function drawingOf(source: string, theme: Features['theme'] = 'light'): Promise<Drawing> {
   const result = await renderMermaid(source, { theme, signal: undefined });
@@ -55,7 +61,10 @@ async function figureAlts(pdf: Uint8Array): Promise<string[]> {
 }
 
 function rasterImages(pdf: Uint8Array): string[] {
-  return execFileSync('pdfimages', ['-list', pdfFile(pdf)], { encoding: 'utf8' }).split('\n').slice(2).filter((line) => line.trim());
+  return execFileSync('pdfimages', ['-list', pdfFile(pdf)], { encoding: 'utf8' })
+    .split('\n')
+    .slice(2)
+    .filter((line) => line.trim());
 }
 
 describe('mermaid diagrams', () => {
@@ -69,7 +78,10 @@ describe('mermaid diagrams', () => {
 
   it('should tag each diagram as a Figure whose alternative text is its source', async () => {
     const { pdf } = await render(FIXTURE);
-    assert.deepEqual(await figureAlts(pdf), BLOCKS.map((block) => block.trim()));
+    assert.deepEqual(
+      await figureAlts(pdf),
+      BLOCKS.map((block) => block.trim()),
+    );
   });
 
   it('should draw diagrams as vector paths with no raster image', async () => {
@@ -86,7 +98,8 @@ describe('mermaid diagrams', () => {
 
   it('should follow the theme: light text on the dark page, dark text on the light one', async () => {
     for (const block of BLOCKS) {
-      const colours = async (theme: Features['theme']) => new Set((await drawingOf(block, theme)).items.flatMap((item) => (item.kind === 'text' ? [item.color.join()] : [])));
+      const colours = async (theme: Features['theme']) =>
+        new Set((await drawingOf(block, theme)).items.flatMap((item) => (item.kind === 'text' ? [item.color.join()] : [])));
       const light = await colours('light');
       const dark = await colours('dark');
       assert.ok(light.has(LIGHT_TEXT.join()) && !light.has(DARK_TEXT.join()), `${keywordOf(block)} light`);
@@ -99,7 +112,8 @@ describe('mermaid diagrams', () => {
 
   it('should draw arrowheads and class-relation ends, which beautiful-mermaid writes as SVG markers', async () => {
     // Polygons of n corners: `M x y` then n - 1 `L x y`, closed.
-    const polygons = (drawing: Drawing, corners: number) => drawing.items.filter((item) => item.kind === 'path' && item.fill !== null && new RegExp(`^M[^A-Z]+(L[^A-Z]+){${corners - 1}}Z$`).test(item.d)).length;
+    const polygons = (drawing: Drawing, corners: number) =>
+      drawing.items.filter((item) => item.kind === 'path' && item.fill !== null && new RegExp(`^M[^A-Z]+(L[^A-Z]+){${corners - 1}}Z$`).test(item.d)).length;
     const flowchart = await drawingOf('flowchart LR\n  A --> B\n  B --> C\n  C --> D');
     assert.equal(polygons(flowchart, 3), 3, 'one arrowhead per edge');
     const classes = await drawingOf('classDiagram\n  Whole *-- Part\n  Pool o-- Item');
@@ -108,18 +122,23 @@ describe('mermaid diagrams', () => {
 
   it('should place the coloured runs of a class member one after another', async () => {
     const drawing = await drawingOf('classDiagram\n  class Account {\n    +String email\n  }');
-    const runs = drawing.items.filter((item): item is Extract<typeof item, { kind: 'text' }> => item.kind === 'text' && ['+', 'email', ':', 'String'].includes(item.text));
-    assert.deepEqual(runs.map((run) => run.text), ['+', 'email', ':', 'String']);
+    const runs = drawing.items.filter(
+      (item): item is Extract<typeof item, { kind: 'text' }> => item.kind === 'text' && ['+', 'email', ':', 'String'].includes(item.text),
+    );
+    assert.deepEqual(
+      runs.map((run) => run.text),
+      ['+', 'email', ':', 'String'],
+    );
     for (let index = 1; index < runs.length; index++) assert.ok(runs[index]!.x > runs[index - 1]!.x, `${runs[index]!.text} follows ${runs[index - 1]!.text}`);
   });
 
-  it('should set a sequence actor\'s name inside its box, above the first message', async () => {
+  it("should set a sequence actor's name inside its box, above the first message", async () => {
     const drawing = await drawingOf('sequenceDiagram\n  actor Bob\n  participant Alice\n  Alice->>Bob: Hello');
     const text = (value: string) => drawing.items.find((item): item is Extract<typeof item, { kind: 'text' }> => item.kind === 'text' && item.text === value)!;
     assert.ok(text('Bob').y < text('Hello').y - 9, `Bob at ${text('Bob').y}, the message label at ${text('Hello').y}`);
   });
 
-  it('should set a label smaller when Quire\'s face runs wider than the box beautiful-mermaid made', async () => {
+  it("should set a label smaller when Quire's face runs wider than the box beautiful-mermaid made", async () => {
     const drawing = await drawingOf('flowchart TD\n  A -->|with a rather long transition label here| B');
     const label = drawing.items.find((item) => item.kind === 'text' && item.text.startsWith('with a rather'));
     assert.ok(label && label.kind === 'text' && label.size < 11, 'edge labels are 11 px unless they must shrink');
@@ -159,13 +178,20 @@ describe('mermaid diagrams', () => {
   });
 
   it('mermaid_appendix: should draw each diagram again on its own page after the document, linked from where it was written', async () => {
-    const markdown = 'Two diagrams.\n\n```mermaid\npie\n  "Dogs" : 386\n  "Cats" : 85\n```\n\nBetween them.\n\n```mermaid\ngitGraph\n  commit id: "first"\n  branch topic\n  commit id: "second"\n```\n\nThe end.';
+    const markdown =
+      'Two diagrams.\n\n```mermaid\npie\n  "Dogs" : 386\n  "Cats" : 85\n```\n\nBetween them.\n\n```mermaid\ngitGraph\n  commit id: "first"\n  branch topic\n  commit id: "second"\n```\n\nThe end.';
     const off = await render(markdown);
     const on = await render(markdown, { features: { mermaid_appendix: true } });
     assert.equal(on.pages, off.pages + 2);
     assert.deepEqual(await links(off.pdf), []);
     const internal = await links(on.pdf);
-    assert.deepEqual(internal.map((link) => [link.page, link.dest]), [[1, 'diagram-1'], [1, 'diagram-2']]);
+    assert.deepEqual(
+      internal.map((link) => [link.page, link.dest]),
+      [
+        [1, 'diagram-1'],
+        [1, 'diagram-2'],
+      ],
+    );
     assert.equal(await destinationPage(on.pdf, 'diagram-1'), off.pages + 1);
     assert.equal(await destinationPage(on.pdf, 'diagram-2'), off.pages + 2);
     assert.match(await pdftotext(on.pdf, { first: off.pages + 1, last: off.pages + 1 }), /Dogs[\s\S]*Cats/);
@@ -183,9 +209,16 @@ describe('mermaid diagrams', () => {
       `gantt\n  dateFormat YYYY-MM-DD\n  excludes weekends\n  Forever : 2024-01-01, 99999999d`,
     ];
     for (const bomb of bombs) {
-      await assert.rejects(renderMermaid(bomb, { theme: 'light', signal: undefined }), (error: unknown) => error instanceof RendererBoundError && error.bound === 'ElementLimit', keywordOf(bomb));
+      await assert.rejects(
+        renderMermaid(bomb, { theme: 'light', signal: undefined }),
+        (error: unknown) => error instanceof RendererBoundError && error.bound === 'ElementLimit',
+        keywordOf(bomb),
+      );
     }
-    await assert.rejects(render(`Text.\n\n\`\`\`mermaid\n${bombs[0]}\n\`\`\`\n`), (error: unknown) => error instanceof RendererBoundError && error.bound === 'ElementLimit');
+    await assert.rejects(
+      render(`Text.\n\n\`\`\`mermaid\n${bombs[0]}\n\`\`\`\n`),
+      (error: unknown) => error instanceof RendererBoundError && error.bound === 'ElementLimit',
+    );
   });
 
   it('should use the front matter title as the caption', async () => {

@@ -21,7 +21,9 @@ const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS ?? mkdtempSync(path.join(tmpdi
 /** Enough for every edit the tests make before the limit test, with room: below a tenth left, the editor waits for longer pauses. */
 const PREVIEWS_PER_HOUR = 60;
 /** A 16 × 16 red PNG. */
-const RED_SQUARE_PNG = PNG.sync.write(Object.assign(new PNG({ width: 16, height: 16 }), { data: Buffer.alloc(16 * 16 * 4, Buffer.from([220, 30, 30, 255])) })).toString('base64');
+const RED_SQUARE_PNG = PNG.sync
+  .write(Object.assign(new PNG({ width: 16, height: 16 }), { data: Buffer.alloc(16 * 16 * 4, Buffer.from([220, 30, 30, 255])) }))
+  .toString('base64');
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 
 describe('web editor in Chromium', () => {
@@ -68,10 +70,18 @@ describe('web editor in Chromium', () => {
   const editorText = () => page.evaluate(() => window.quireEditor['view'].state.doc.toString());
   /** No preview asked for or waiting, and (with `quiet`) none for a second: the next keystroke is previewed at once. */
   const settled = (quiet = false) =>
-    page.waitForFunction((quietMs) => {
-      const editor = window.quireEditor as unknown as { pages: { undrawnInView(): boolean }; previewing: boolean; pauseTimer: number | undefined; lastPreviewAt: number };
-      return !editor.pages.undrawnInView() && !editor.previewing && editor.pauseTimer === undefined && performance.now() - editor.lastPreviewAt >= quietMs;
-    }, quiet ? 1_000 : 0);
+    page.waitForFunction(
+      (quietMs) => {
+        const editor = window.quireEditor as unknown as {
+          pages: { undrawnInView(): boolean };
+          previewing: boolean;
+          pauseTimer: number | undefined;
+          lastPreviewAt: number;
+        };
+        return !editor.pages.undrawnInView() && !editor.previewing && editor.pauseTimer === undefined && performance.now() - editor.lastPreviewAt >= quietMs;
+      },
+      quiet ? 1_000 : 0,
+    );
   /** Types `first`, a keystroke after a quiet spell, and returns its timing once its page is shown. */
   async function keystrokeToPage(first: string) {
     await settled(true);
@@ -93,8 +103,8 @@ describe('web editor in Chromium', () => {
     await page.press('#api-key', 'Enter');
     await page.waitForSelector('#signed-in:not([hidden])');
     await page.waitForSelector('#pages figure img[src^="data:image/png"]');
-    assert.match(await page.textContent('#page-count') ?? '', /^1 page$/);
-    assert.match(await page.textContent('#previews-left') ?? '', new RegExp(`^${PREVIEWS_PER_HOUR - 1} of ${PREVIEWS_PER_HOUR} previews left`));
+    assert.match((await page.textContent('#page-count')) ?? '', /^1 page$/);
+    assert.match((await page.textContent('#previews-left')) ?? '', new RegExp(`^${PREVIEWS_PER_HOUR - 1} of ${PREVIEWS_PER_HOUR} previews left`));
     assert.equal(await page.evaluate(() => localStorage.getItem('quire.apiKey')), account.key);
   });
 
@@ -182,7 +192,9 @@ describe('web editor in Chromium', () => {
   it('should put the cursor on the source line of the text clicked on a page', async () => {
     await page.evaluate(() => window.quireEditor['view'].dispatch({ selection: { anchor: 0 } }));
     const spot = await page.evaluate(() => {
-      const pages = (window.quireEditor as unknown as { pages: { texts: Map<string, { y: number; text: string }[]>; shown: { hash: string; figure: HTMLElement }[] } }).pages;
+      const pages = (
+        window.quireEditor as unknown as { pages: { texts: Map<string, { y: number; text: string }[]>; shown: { hash: string; figure: HTMLElement }[] } }
+      ).pages;
       const first = pages.shown[0]!;
       const line = pages.texts.get(first.hash)!.find((entry) => entry.text.startsWith('Zebras'))!;
       const box = first.figure.querySelector('img')!.getBoundingClientRect();
@@ -292,7 +304,11 @@ describe('web editor in Chromium', () => {
       assert.ok(heading.length > 0);
       await settled();
       const textInView = await page.evaluate(() => {
-        const pages = window.quireEditor['pages'] as unknown as { placeInView(): { page: number }; shown: { hash: string }[]; texts: Map<string, { text: string }[]> };
+        const pages = window.quireEditor['pages'] as unknown as {
+          placeInView(): { page: number };
+          shown: { hash: string }[];
+          texts: Map<string, { text: string }[]>;
+        };
         const index = pages.placeInView().page;
         return (pages.texts.get(pages.shown[index]!.hash) ?? []).map((line) => line.text).join(' ');
       });
@@ -331,25 +347,30 @@ describe('web editor in Chromium', () => {
    * then with a whole picture of the same page asked for and put in its place.
    */
   async function assertBandsInPlace(): Promise<void> {
-    const index = await page.evaluate(() => Array.prototype.indexOf.call(document.querySelectorAll('#pages figure'), document.querySelector('#pages figure:has(img.band)')));
+    const index = await page.evaluate(() =>
+      Array.prototype.indexOf.call(document.querySelectorAll('#pages figure'), document.querySelector('#pages figure:has(img.band)')),
+    );
     assert.ok(index >= 0, 'the edits came back as bands over a page');
     const figure = page.locator('#pages figure').nth(index);
     await figure.scrollIntoViewIfNeeded();
     const layered = PNG.sync.read(await figure.screenshot({ path: path.join(SCREENSHOTS, 'editor-page-with-bands.png') }));
-    await page.evaluate(async ({ key, index }) => {
-      const shown = document.querySelectorAll<HTMLElement>('#pages figure')[index]!;
-      const editor = window.quireEditor['view'];
-      const response = await fetch('/editor/preview', {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ markdown: editor.state.doc.toString(), focus_page: index }),
-      });
-      const answer = (await response.json()) as { pages: { png: string }[] };
-      shown.querySelectorAll('img.band').forEach((band) => band.remove());
-      const whole = shown.querySelector('img')!;
-      whole.src = `data:image/png;base64,${answer.pages[index]!.png}`;
-      await whole.decode();
-    }, { key: account.key, index });
+    await page.evaluate(
+      async ({ key, index }) => {
+        const shown = document.querySelectorAll<HTMLElement>('#pages figure')[index]!;
+        const editor = window.quireEditor['view'];
+        const response = await fetch('/editor/preview', {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ markdown: editor.state.doc.toString(), focus_page: index }),
+        });
+        const answer = (await response.json()) as { pages: { png: string }[] };
+        shown.querySelectorAll('img.band').forEach((band) => band.remove());
+        const whole = shown.querySelector('img')!;
+        whole.src = `data:image/png;base64,${answer.pages[index]!.png}`;
+        await whole.decode();
+      },
+      { key: account.key, index },
+    );
     const fresh = PNG.sync.read(await figure.screenshot());
     assert.deepEqual([layered.width, layered.height], [fresh.width, fresh.height]);
     let differing = 0;
@@ -376,7 +397,11 @@ describe('web editor in Chromium', () => {
     await page.evaluate(async (key) => {
       const editor = window.quireEditor as unknown as { previewsLeft: { left: number } };
       for (let spent = 0; spent < editor.previewsLeft.left - 2; spent += 1) {
-        await fetch('/editor/preview', { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ markdown: '# Spent' }) });
+        await fetch('/editor/preview', {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ markdown: '# Spent' }),
+        });
       }
     }, account.key);
     for (let i = 0; i < 6; i += 1) {
@@ -393,7 +418,10 @@ describe('web editor in Chromium', () => {
       await Promise.race([redrawn, refused]);
     }
     const problem = await page.textContent('#problems li.error');
-    assert.match(problem ?? '', new RegExp(`All ${PREVIEWS_PER_HOUR} previews of this hour are used; the next one is free in \\d+ min\\. Downloads still work\\. rate_limited`));
+    assert.match(
+      problem ?? '',
+      new RegExp(`All ${PREVIEWS_PER_HOUR} previews of this hour are used; the next one is free in \\d+ min\\. Downloads still work\\. rate_limited`),
+    );
     assert.equal(await page.textContent('#previews-left'), '0 previews left this hour');
     assert.ok((await page.locator('#pages figure img').count()) >= 1, 'the last pages stay');
     const report = (await (await usage(service, account.key)).json()) as { credits_used: number };
@@ -409,6 +437,9 @@ describe('web editor in Chromium', () => {
 
 declare global {
   interface Window {
-    quireEditor: { view: import('@codemirror/view').EditorView; timing: { changedAt: number; requestedAt: number; answeredAt: number; shownAt: number; replaced: number } } & Record<string, never>;
+    quireEditor: {
+      view: import('@codemirror/view').EditorView;
+      timing: { changedAt: number; requestedAt: number; answeredAt: number; shownAt: number; replaced: number };
+    } & Record<string, never>;
   }
 }

@@ -25,7 +25,8 @@ interface PreviewBody {
   previews_per_hour: number;
 }
 
-const DOCUMENT = '# Editor preview\n\nThe quick brown fox jumps over the lazy dog, twice over, to fill a line or two of text.\n\n## Second heading\n\n- one\n- two\n';
+const DOCUMENT =
+  '# Editor preview\n\nThe quick brown fox jumps over the lazy dog, twice over, to fill a line or two of text.\n\n## Second heading\n\n- one\n- two\n';
 
 describe('web editor service', () => {
   let service: TestService;
@@ -94,7 +95,9 @@ describe('web editor service', () => {
     assert.equal(edited.pages[0]!.band, null, 'no picture shown to draw over: the whole page');
 
     // Shown the first picture, the line added comes back as a band of the page, over that picture.
-    const banded = (await (await preview(account.key, { markdown: `${DOCUMENT}\nOne more line.\n`, known_pages: [page.hash], shown_pages: [page.hash] })).json()) as PreviewBody;
+    const banded = (await (
+      await preview(account.key, { markdown: `${DOCUMENT}\nOne more line.\n`, known_pages: [page.hash], shown_pages: [page.hash] })
+    ).json()) as PreviewBody;
     const band = banded.pages[0]!.band!;
     assert.equal(band.base, page.hash);
     const strip = PNG.sync.read(Buffer.from(banded.pages[0]!.png!, 'base64'));
@@ -109,13 +112,27 @@ describe('web editor service', () => {
     const long = Array.from({ length: 40 }, (_, i) => `## Part ${i + 1}\n\n${'Words to fill a page, set again and again. '.repeat(60)}`).join('\n\n');
     const body = (await (await preview(account.key, { markdown: long, focus_page: 12 })).json()) as PreviewBody;
     assert.ok(body.pages.length > 20, `${body.pages.length} pages`);
-    assert.deepEqual(body.pages.flatMap((page, index) => (page.png === null ? [] : [index])), [8, 9, 10, 11, 12, 13, 14, 15, 16]);
-    for (const bad of [{ focus_page: -1 }, { focus_page: 1.5 }, { focus_page: '3' }, { known_pages: ['nope'] }, { shown_pages: 'nope' }, { shown_pages: [7] }]) {
+    assert.deepEqual(
+      body.pages.flatMap((page, index) => (page.png === null ? [] : [index])),
+      [8, 9, 10, 11, 12, 13, 14, 15, 16],
+    );
+    for (const bad of [
+      { focus_page: -1 },
+      { focus_page: 1.5 },
+      { focus_page: '3' },
+      { known_pages: ['nope'] },
+      { shown_pages: 'nope' },
+      { shown_pages: [7] },
+    ]) {
       const refused = await preview(account.key, { markdown: '# Bad', ...bad });
       assert.equal(refused.status, 400, JSON.stringify(bad));
       assert.equal(((await refused.json()) as { code: string }).code, 'invalid_request');
     }
-    assert.equal(((await (await preview(account.key, { markdown: '# Counted' })).json()) as PreviewBody).previews_left, 92, 'the six refusals were counted like previews');
+    assert.equal(
+      ((await (await preview(account.key, { markdown: '# Counted' })).json()) as PreviewBody).previews_left,
+      92,
+      'the six refusals were counted like previews',
+    );
   });
 
   it('should count previews per hour, refuse past the limit with Retry-After, and never spend documents or requests per minute', async () => {
@@ -192,7 +209,10 @@ describe('web editor service', () => {
     await api.arrayBuffer();
     const after = await report(account.key);
     assert.equal(after.credits_used, 2);
-    assert.deepEqual(after.keys.map((key) => [key.id, key.credits]), [[account.keyId, 1]]);
+    assert.deepEqual(
+      after.keys.map((key) => [key.id, key.credits]),
+      [[account.keyId, 1]],
+    );
   });
 
   it('should serve the editor page under a strict CSP, its hashed assets for a year, and redirect / to it', async () => {
@@ -274,14 +294,17 @@ describe('editor previews and the render queue', () => {
       assert.equal(refused!.status, 503);
       assert.equal((await errorBody(refused!)).code, 'queue_full');
       writeFileSync(gate, '');
-      assert.deepEqual((await Promise.all(held)).map((response) => response.status), [200, 200]);
+      assert.deepEqual(
+        (await Promise.all(held)).map((response) => response.status),
+        [200, 200],
+      );
       assert.equal(await service.store.tokensHeld(writer.id, 'preview', 10), drawn, 'the refused preview was given back');
     } finally {
       await service.close();
     }
   });
 
-  it('should stop a preview at its own time limit, shorter than the plan\'s render time, freeing the worker', async () => {
+  it("should stop a preview at its own time limit, shorter than the plan's render time, freeing the worker", async () => {
     const service = await startService({ standIn: true, deployment: { workers: 1 } });
     try {
       const writer = await createAccount(service.store, { plan: 'scale' });

@@ -36,7 +36,15 @@ function edits(markdown: string, share: number): string[] {
 }
 
 describe('incremental preview layout', () => {
-  for (const file of ['README.md', 'docs/markdown.md', 'fixtures/kitchen-sink.md', 'fixtures/german.md', 'fixtures/images.md', 'fixtures/rtl.md', 'fixtures/table-200.md']) {
+  for (const file of [
+    'README.md',
+    'docs/markdown.md',
+    'fixtures/kitchen-sink.md',
+    'fixtures/german.md',
+    'fixtures/images.md',
+    'fixtures/rtl.md',
+    'fixtures/table-200.md',
+  ]) {
     it(`should draw ${file} after each edit exactly as a fresh layout does`, async () => {
       const markdown = readFileSync(path.join(ROOT, file), 'utf8');
       const loader = folderLoader(path.dirname(path.join(ROOT, file)));
@@ -45,11 +53,18 @@ describe('incremental preview layout', () => {
       for (const [index, edited] of [...edits(markdown, 0.3), ...edits(markdown, 0.7)].entries()) {
         const preview = await renderPreview(edited, { loader, pixelsPerPoint: ZOOM, knownPages: known });
         const fresh = await freshHashes(edited, loader);
-        assert.deepEqual(preview.pages.map((page) => page.hash), fresh.hashes, `edit ${index}: the same pages`);
+        assert.deepEqual(
+          preview.pages.map((page) => page.hash),
+          fresh.hashes,
+          `edit ${index}: the same pages`,
+        );
         assert.deepEqual(preview.warnings, fresh.warnings, `edit ${index}: the same warnings`);
         const drawn = preview.pages.filter((page) => page.png !== null);
         const lacking = preview.pages.filter((page) => !known.includes(page.hash));
-        assert.deepEqual(drawn, lacking.filter((page) => preview.pages.indexOf(page) <= DRAWN_AROUND));
+        assert.deepEqual(
+          drawn,
+          lacking.filter((page) => preview.pages.indexOf(page) <= DRAWN_AROUND),
+        );
         known = [...known, ...drawn.map((page) => page.hash)];
       }
     });
@@ -72,7 +87,10 @@ describe('incremental preview layout', () => {
       if (unseen.length === 1) {
         // In view, that page alone is drawn.
         const shown = await renderPreview(edited, { loader, knownPages: known, focusPage: unseen[0]! });
-        assert.deepEqual(shown.pages.flatMap((page, index) => (page.png === null ? [] : [index])), unseen);
+        assert.deepEqual(
+          shown.pages.flatMap((page, index) => (page.png === null ? [] : [index])),
+          unseen,
+        );
       }
       from = cut + 2;
     }
@@ -104,7 +122,10 @@ describe('incremental preview layout', () => {
           }
           const { differing, most } = difference(picture, expected);
           // The scale is the same to a float's precision: a handful of edge pixels may differ by a shade.
-          assert.ok(differing < picture.width * picture.height * 0.001 && most <= 32, `${file}, page ${index + 1}: ${differing} pixels differ, by up to ${most}`);
+          assert.ok(
+            differing < picture.width * picture.height * 0.001 && most <= 32,
+            `${file}, page ${index + 1}: ${differing} pixels differ, by up to ${most}`,
+          );
           pictures.set(page.hash, picture);
         }
         previous = edited;
@@ -118,7 +139,10 @@ describe('incremental preview layout', () => {
     const first = await renderPreview(markdown, { focusPage: 20 });
     assert.ok(first.pages.length > 20 + 2 * DRAWN_AROUND, `${first.pages.length} pages`);
     const drawn = first.pages.flatMap((page, index) => (page.png === null ? [] : [index]));
-    assert.deepEqual(drawn, Array.from({ length: 2 * DRAWN_AROUND + 1 }, (_, i) => 20 - DRAWN_AROUND + i));
+    assert.deepEqual(
+      drawn,
+      Array.from({ length: 2 * DRAWN_AROUND + 1 }, (_, i) => 20 - DRAWN_AROUND + i),
+    );
     // Scrolled to the end: the pages there are drawn, those known are not drawn again.
     const known = first.pages.filter((page) => page.png !== null).map((page) => page.hash);
     const last = first.pages.length - 1;

@@ -48,7 +48,7 @@ function contrast(a: Rgb, b: Rgb): number {
 }
 
 describe('GitHub alerts', () => {
-  it('should print each kind\'s title and body, and never its marker', async () => {
+  it("should print each kind's title and body, and never its marker", async () => {
     for (const { marker, title } of KINDS) {
       // GitHub takes the marker in any case.
       for (const written of [marker, marker.toLowerCase()]) {
@@ -59,7 +59,7 @@ describe('GitHub alerts', () => {
     }
   });
 
-  it('should draw the rule, the icon and the title in GitHub\'s colour for the kind, and the body as ordinary text', async () => {
+  it("should draw the rule, the icon and the title in GitHub's colour for the kind, and the body as ordinary text", async () => {
     const { sequences: plain } = await render('Ordinary text.').then(async ({ pdf }) => ({ sequences: await markedSequences(pdf) }));
     const textColor = plain.find((sequence) => sequence.tag === 'P')!.colors[0]!;
     for (const { marker, light } of KINDS) {

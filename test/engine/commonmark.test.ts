@@ -54,7 +54,8 @@ describe('CommonMark 0.31 conformance', () => {
             resources: 'lenient',
           });
           const missing = missingWords(visibleWords(example.html), await pdftotext(pdf, { layout: true }));
-          if (missing.length > 0 && !HIDDEN_BY_HTML.has(example.number)) failures.push(`example ${example.number} (${example.section}): missing ${JSON.stringify(missing)}`);
+          if (missing.length > 0 && !HIDDEN_BY_HTML.has(example.number))
+            failures.push(`example ${example.number} (${example.section}): missing ${JSON.stringify(missing)}`);
         } catch (error) {
           failures.push(`example ${example.number} (${example.section}): ${(error as Error).message}`);
         }

@@ -20,7 +20,9 @@ const source = (frontMatter: string) => `---\ntitle: Coloured\n${frontMatter}\n-
 
 /** The colours each structure role is filled with. */
 async function colorsOf(pdf: Uint8Array, tag: string): Promise<string[]> {
-  return [...new Set((await markedSequences(pdf)).filter((sequence) => sequence.tag === tag).flatMap((sequence) => sequence.colors.map((color) => color.join())))];
+  return [
+    ...new Set((await markedSequences(pdf)).filter((sequence) => sequence.tag === tag).flatMap((sequence) => sequence.colors.map((color) => color.join()))),
+  ];
 }
 
 describe('accent colour', () => {
@@ -55,6 +57,9 @@ describe('accent colour', () => {
   });
 
   it('should refuse a value that is not a colour, naming the key and the value', async () => {
-    await assert.rejects(render(source('accent: blueish')), (error: unknown) => error instanceof FrontMatterError && /accent must be a colour written #rrggbb or #rgb, not "blueish"/.test(error.message));
+    await assert.rejects(
+      render(source('accent: blueish')),
+      (error: unknown) => error instanceof FrontMatterError && /accent must be a colour written #rrggbb or #rgb, not "blueish"/.test(error.message),
+    );
   });
 });

@@ -24,21 +24,31 @@ describe('two columns', () => {
     const { pdf } = await render(`---\ncolumns: 2\nfooter: false\n---\n\n${body(6)}`);
     const [first] = await wordBoxes(pdf);
     const words = first!.words;
-    assert.ok(words.every((word) => inLeft(word) || inRight(word)), 'every word in one column or the other');
+    assert.ok(
+      words.every((word) => inLeft(word) || inRight(word)),
+      'every word in one column or the other',
+    );
     assert.ok(words.filter(inLeft).length > 50 && words.filter(inRight).length > 50, 'both columns hold text');
     const rightTop = Math.min(...words.filter(inRight).map((word) => word.yMin));
     const leftTop = Math.min(...words.filter(inLeft).map((word) => word.yMin));
     assert.ok(Math.abs(rightTop - leftTop) < 16, 'the columns start level');
     const structure = await structureText(pdf);
-    assert.ok(structure.indexOf('Part 1') < structure.indexOf('Part 2') && structure.indexOf('Part 2') < structure.indexOf('Part 3'), 'read in order, left column first');
+    assert.ok(
+      structure.indexOf('Part 1') < structure.indexOf('Part 2') && structure.indexOf('Part 2') < structure.indexOf('Part 3'),
+      'read in order, left column first',
+    );
     assert.deepEqual(await unmarkedPainting(pdf), []);
   });
 
-  it('should balance the last page\'s columns rather than leave the right one short or empty', async () => {
+  it("should balance the last page's columns rather than leave the right one short or empty", async () => {
     const bottoms = async (source: string) => {
       const sheets = await wordBoxes((await render(source)).pdf);
       const last = sheets.at(-1)!.words;
-      return { pages: sheets.length, left: Math.max(...last.filter(inLeft).map((word) => word.yMax)), right: Math.max(...last.filter(inRight).map((word) => word.yMax)) };
+      return {
+        pages: sheets.length,
+        left: Math.max(...last.filter(inLeft).map((word) => word.yMax)),
+        right: Math.max(...last.filter(inRight).map((word) => word.yMax)),
+      };
     };
     // Two parts fit the left column of one page alone; nine fill three pages and a little of a fourth.
     for (const sections of [2, 9]) {
@@ -53,7 +63,10 @@ describe('two columns', () => {
   it('should keep a heading with its text when balancing a short last page', async () => {
     const { pdf } = await render('---\ncolumns: 2\nfooter: false\n---\n\nFirst.\n\n\\newpage\n\n## Second\n\nMore.\n');
     const last = (await wordBoxes(pdf)).at(-1)!.words;
-    assert.deepEqual(last.map((word) => word.text), ['Second', 'More.']);
+    assert.deepEqual(
+      last.map((word) => word.text),
+      ['Second', 'More.'],
+    );
     assert.ok(last.every(inLeft), 'both in the left column');
   });
 
@@ -70,7 +83,10 @@ describe('two columns', () => {
     assert.ok(Math.abs(part1.xMin - LEFT) < 1 && part1.yMin > contents.yMax + 40, 'the first column starts at the left edge below them');
     const gap10 = first!.words.filter((word) => word.yMin > part1.yMin && word.xMin > A4_WIDTH / 2 - 20);
     const rightEdge = LEFT + (BLOCK - 10 * MM) / 2 + 10 * MM;
-    assert.ok(gap10.some((word) => Math.abs(word.xMin - rightEdge) < 1), 'the second column starts after a 10 mm gap');
+    assert.ok(
+      gap10.some((word) => Math.abs(word.xMin - rightEdge) < 1),
+      'the second column starts after a 10 mm gap',
+    );
   });
 
   it('should end the page, not only the column, at a forced break, and give a title page the full width', async () => {
@@ -84,7 +100,10 @@ describe('two columns', () => {
   });
 
   it('should refuse other counts and a gap too wide, naming the key and value', async () => {
-    await assert.rejects(render('---\ncolumns: 3\n---\n\nText'), (error: unknown) => error instanceof FrontMatterError && /columns must be 1 or 2, or count \(1 or 2\) and gap .*, not 3/.test(error.message));
+    await assert.rejects(
+      render('---\ncolumns: 3\n---\n\nText'),
+      (error: unknown) => error instanceof FrontMatterError && /columns must be 1 or 2, or count \(1 or 2\) and gap .*, not 3/.test(error.message),
+    );
     await assert.rejects(render('---\ncolumns: {count: 2, gap: 3in}\n---\n\nText'), /columns must be .* not \{"count":2,"gap":"3in"\}/);
   });
 });

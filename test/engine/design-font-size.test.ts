@@ -58,7 +58,11 @@ describe('font size', () => {
 
   it('should refuse sizes outside 8–14 pt, naming the key and value', async () => {
     for (const bad of ['7', '15', 'big', '12px']) {
-      await assert.rejects(render(source(`font_size: ${bad}`)), (error: unknown) => error instanceof FrontMatterError && /font_size must be a size in points from 8 to 14, not/.test(error.message), bad);
+      await assert.rejects(
+        render(source(`font_size: ${bad}`)),
+        (error: unknown) => error instanceof FrontMatterError && /font_size must be a size in points from 8 to 14, not/.test(error.message),
+        bad,
+      );
     }
   });
 });

@@ -23,24 +23,36 @@ async function fontOf(pdf: Uint8Array, text: string): Promise<string> {
 describe('fonts', () => {
   it('should set everything but code in Source Serif 4 by default', async () => {
     const names = await fontNames((await render(source(''))).pdf);
-    assert.ok(names.every((name) => /SourceSerif4|JetBrainsMono/.test(name)), names.join());
+    assert.ok(
+      names.every((name) => /SourceSerif4|JetBrainsMono/.test(name)),
+      names.join(),
+    );
   });
 
   it('should set the body in Source Sans 3 and keep serif headings when asked', async () => {
     const { pdf } = await render(source('fonts:\n  body: sans\n  heading: serif\n  mono: mono'));
     const names = await fontNames(pdf);
     for (const face of ['SourceSans3-Regular', 'SourceSans3-It', 'SourceSans3-Bold', 'SourceSerif4-SemiBold', 'JetBrainsMono-Regular']) {
-      assert.ok(names.some((name) => name.startsWith(face)), `${face} in ${names.join()}`);
+      assert.ok(
+        names.some((name) => name.startsWith(face)),
+        `${face} in ${names.join()}`,
+      );
     }
     assert.ok(!names.some((name) => name === 'SourceSerif4-Regular'), 'no serif body text');
     const pdffontsRows = await pdffonts(pdf);
-    assert.ok(pdffontsRows.every((row) => row.embedded && row.subset && row.unicode), 'embedded, subset, with ToUnicode');
+    assert.ok(
+      pdffontsRows.every((row) => row.embedded && row.subset && row.unicode),
+      'embedded, subset, with ToUnicode',
+    );
   });
 
   it('should set headings and the title in the sans with `fonts: sans`', async () => {
     const { pdf } = await render(source('fonts: sans'));
     const names = await fontNames(pdf);
-    assert.ok(names.some((name) => name.startsWith('SourceSans3-Semibold')), names.join());
+    assert.ok(
+      names.some((name) => name.startsWith('SourceSans3-Semibold')),
+      names.join(),
+    );
     assert.ok(!names.some((name) => name.startsWith('SourceSerif4')), names.join());
     assert.notEqual(await fontOf(pdf, 'Families'), await fontOf(pdf, 'Body text'), 'title semibold, body regular');
   });

@@ -58,11 +58,21 @@ describe('the design gallery', () => {
     const pdf = render('report');
     const pages = await sizes(pdf);
     assert.ok(pages.length >= 5 && pages.length <= 8, `${pages.length} pages`);
-    assert.ok(pages.every(([width, height]) => width === 595 && height === 842), 'A4 throughout');
+    assert.ok(
+      pages.every(([width, height]) => width === 595 && height === 842),
+      'A4 throughout',
+    );
     const sheets = await wordBoxes(pdf);
     const cover = sheets[0]!;
-    assert.match(squeeze(line(cover.words)), /^The Aire at Kirkstall Summer water-quality survey, June–August 2026 Priya Raman, Tomás Lindqvist 30 September 2026$/, 'the title page holds the title block alone');
-    assert.ok((await pixel(pdf, 83, 125)).some((channel) => channel < 200), 'the cover picture is drawn below the title block');
+    assert.match(
+      squeeze(line(cover.words)),
+      /^The Aire at Kirkstall Summer water-quality survey, June–August 2026 Priya Raman, Tomás Lindqvist 30 September 2026$/,
+      'the title page holds the title block alone',
+    );
+    assert.ok(
+      (await pixel(pdf, 83, 125)).some((channel) => channel < 200),
+      'the cover picture is drawn below the title block',
+    );
     for (const [index, sheet] of sheets.entries()) {
       if (index === 0) continue;
       const head = line(nearTop(sheet.words, 18 * MM));
@@ -70,15 +80,22 @@ describe('the design gallery', () => {
       assert.ok(section, `page ${index + 1}'s header: ${head}`);
       const below = line(sheet.words.filter((word) => word.yMin > 18 * MM));
       // After the contents (page 2), which name every section.
-      const before = sheets.slice(2, index).map((earlier) => line(earlier.words)).join(' ');
+      const before = sheets
+        .slice(2, index)
+        .map((earlier) => line(earlier.words))
+        .join(' ');
       assert.ok(below.includes(section) || before.includes(section), `page ${index + 1}'s section, ${section}, begins on it or before it`);
       const foot = nearFoot(sheet.words, sheet.height, 20 * MM);
       assert.equal(line(foot), `Page ${index + 1} of ${sheets.length}`);
-      assert.ok(Math.abs(foot.at(-1)!.xMax - nearTop(sheet.words, 18 * MM).at(-1)!.xMax) < 0.5, 'the footer ends where the header does, at the right of the text block');
+      assert.ok(
+        Math.abs(foot.at(-1)!.xMax - nearTop(sheet.words, 18 * MM).at(-1)!.xMax) < 0.5,
+        'the footer ends where the header does, at the right of the text block',
+      );
     }
     const text = squeeze(await pdftotext(pdf));
     assert.match(text, /Contents 1 Summary 2 2 Sites and methods 2\.1 Where we sampled/);
-    for (const heading of ['1 Summary', '2 Sites and methods', '2.1 Where we sampled', '3.2 Nutrients', '5 Next steps']) assert.ok(text.includes(` ${heading} `), heading);
+    for (const heading of ['1 Summary', '2 Sites and methods', '2.1 Where we sampled', '3.2 Nutrients', '5 Next steps'])
+      assert.ok(text.includes(` ${heading} `), heading);
     assert.match(text, / Appendix: equipment Optical/, 'an unnumbered appendix');
   });
 
@@ -86,14 +103,24 @@ describe('the design gallery', () => {
     const pdf = render('letter');
     const pages = await sizes(pdf);
     assert.ok(pages.length >= 2 && pages.length <= 3, `${pages.length} pages`);
-    assert.ok(pages.every(([width, height]) => width === 612 && height === 792), 'Letter throughout');
+    assert.ok(
+      pages.every(([width, height]) => width === 612 && height === 792),
+      'Letter throughout',
+    );
     const fonts = (await pdffonts(pdf)).map((font) => font.name);
     assert.ok(fonts.some((name) => /SourceSans/.test(name)) && !fonts.some((name) => /SourceSerif/.test(name)), fonts.join(', '));
     const sheets = await wordBoxes(pdf);
     const [first, second] = sheets;
     assert.equal(first!.words[0]!.text, 'Northfield', 'the first page starts with the letterhead');
-    assert.ok(first!.words.every((word) => word.yMin > 1 * 72 - 12 && word.yMax < 792 - 1 * 72 + 2), 'nothing above or below the text block on the first page');
-    for (const sheet of sheets) assert.ok(sheet.words.every((word) => word.xMin > 1.25 * 72 - 1 && word.xMax < 612 - 1.25 * 72 + 1), '1.25 in side margins');
+    assert.ok(
+      first!.words.every((word) => word.yMin > 1 * 72 - 12 && word.yMax < 792 - 1 * 72 + 2),
+      'nothing above or below the text block on the first page',
+    );
+    for (const sheet of sheets)
+      assert.ok(
+        sheet.words.every((word) => word.xMin > 1.25 * 72 - 1 && word.xMax < 612 - 1.25 * 72 + 1),
+        '1.25 in side margins',
+      );
     assert.equal(line(nearTop(second!.words, 0.8 * 72)), 'Ms. Adaeze Okafor 14 October 2026 Page 2');
     assert.deepEqual(nearFoot(second!.words, 792, 0.9 * 72), [], 'no footer');
     assert.match(squeeze(await pdftotext(pdf)), /Yours sincerely, Margaret Ellison Director, Northfield Press Enclosures/);
@@ -123,7 +150,10 @@ describe('the design gallery', () => {
     // Leading follows the type: 14.5 pt at 10.5 pt is 13.1 pt at 9.5 pt.
     const abstract = first.words.filter((word) => word.xMax < block.left + column && word.yMin > 60 * MM).slice(0, 60);
     const baselines = [...new Set(abstract.map((word) => Math.round(word.yMax * 10) / 10))].sort((a, b) => a - b);
-    const steps = baselines.slice(1).map((y, index) => y - baselines[index]!).filter((step) => step < 20);
+    const steps = baselines
+      .slice(1)
+      .map((y, index) => y - baselines[index]!)
+      .filter((step) => step < 20);
     assert.ok(steps.length > 4 && steps.every((step) => Math.abs(step - 14.5 * (9.5 / 10.5)) < 0.3), `leading ${steps.join(', ')}`);
     assert.deepEqual(nearTop(first.words, 14 * MM), [], 'no header over the title');
     assert.equal(line(nearTop(sheets[1]!.words, 14 * MM)), 'Kobayashi & Moreau Does the measure matter on screen?');
@@ -134,9 +164,15 @@ describe('the design gallery', () => {
     const pdf = render('handout');
     const pages = await sizes(pdf);
     assert.ok(pages.length >= 2 && pages.length <= 4, `${pages.length} pages`);
-    assert.ok(pages.every(([width, height]) => width === 595 && height === 420), 'A5 landscape throughout');
+    assert.ok(
+      pages.every(([width, height]) => width === 595 && height === 420),
+      'A5 landscape throughout',
+    );
     const corner = await pixel(pdf, 2, 2);
-    assert.ok(corner.every((channel) => channel < 40), `a dark page (${corner})`);
+    assert.ok(
+      corner.every((channel) => channel < 40),
+      `a dark page (${corner})`,
+    );
     const text = await pdftotext(pdf);
     assert.doesNotMatch(text, /DRAFT/);
     const sheets = await wordBoxes(pdf);
@@ -147,7 +183,10 @@ describe('the design gallery', () => {
       // Below the title block, which spans both columns.
       const body = sheet.words.filter((word) => word.yMin > (index === 0 ? 45 * MM : 14 * MM) && word.yMax < sheet.height - 16 * MM);
       assert.ok(body.some((word) => word.xMax < middle - 5) && body.some((word) => word.xMin > middle + 5), `page ${index + 1}: two columns`);
-      assert.ok(body.every((word) => word.xMax < middle - 5 || word.xMin > middle + 5), `page ${index + 1}: nothing in the gap`);
+      assert.ok(
+        body.every((word) => word.xMax < middle - 5 || word.xMin > middle + 5),
+        `page ${index + 1}: nothing in the gap`,
+      );
     }
   });
 

@@ -62,15 +62,19 @@ describe('numbered headings', () => {
     assert.match(squeeze(await pdftotext(pdf)), /^1 Alpha 1\.1 Inner 2 Beta /);
   });
 
-  it('should leave a lone leading H1, the document\'s title, unnumbered and number the sections under it from 1', async () => {
+  it("should leave a lone leading H1, the document's title, unnumbered and number the sections under it from 1", async () => {
     const { pdf } = await render('---\nnumber_headings: true\ntoc: true\n---\n\n# Path\n\nIntro.\n\n## Windows\n\n### Drives\n\n## POSIX\n');
     const text = squeeze(await pdftotext(pdf));
     assert.match(text, /^Path Contents 1 Windows .*1\.1 Drives .*2 POSIX .*Intro\. 1 Windows 1\.1 Drives 2 POSIX 1 ?$/);
     assert.deepEqual(titles(await outline(pdf)), ['Path', '1 Windows', '1.1 Drives', '2 POSIX']);
   });
 
-  it('should set the contents\' numbers in a column with the titles aligned after them, as LaTeX does', async () => {
-    const subsections = Array.from({ length: 10 }, (_, index) => `### Detail ${index + 1}${index === 9 ? ' whose title is long enough to need a second line in the contents of this document' : ''}\n\nText.\n`);
+  it("should set the contents' numbers in a column with the titles aligned after them, as LaTeX does", async () => {
+    const subsections = Array.from(
+      { length: 10 },
+      (_, index) =>
+        `### Detail ${index + 1}${index === 9 ? ' whose title is long enough to need a second line in the contents of this document' : ''}\n\nText.\n`,
+    );
     const sections = Array.from({ length: 10 }, (_, index) => `## Part ${index + 1}\n\nText.\n\n${index === 8 ? subsections.join('\n') : ''}`);
     const { pdf } = await render(`---\nnumber_headings: true\ntoc: true\nfooter: false\n---\n\n\\newpage\n\n${sections.join('\n')}`);
     const [contents] = await wordBoxes(pdf);
@@ -82,14 +86,24 @@ describe('numbered headings', () => {
     const details = numbered.filter((words) => words[0]!.text.includes('.'));
     assert.deepEqual([parts.length, details.length], [10, 10]);
     const textLeft = contents!.words[0]!.xMin;
-    const same = (values: number[], what: string) => assert.ok(Math.max(...values) - Math.min(...values) < 0.5, `${what}: ${values.map((value) => value.toFixed(1)).join(', ')}`);
-    same([textLeft, ...parts.map((words) => words[0]!.xMin)], 'the top level\'s numbers at the left of the text block, though its headings are H2s');
-    same(parts.map((words) => words[1]!.xMin), 'the titles after 1 to 10 aligned');
-    same([parts[0]![1]!.xMin, ...details.map((words) => words[0]!.xMin)], 'the second level\'s numbers under the first level\'s titles');
-    same(details.map((words) => words[1]!.xMin), 'the titles after 9.1 to 9.10 aligned');
+    const same = (values: number[], what: string) =>
+      assert.ok(Math.max(...values) - Math.min(...values) < 0.5, `${what}: ${values.map((value) => value.toFixed(1)).join(', ')}`);
+    same([textLeft, ...parts.map((words) => words[0]!.xMin)], "the top level's numbers at the left of the text block, though its headings are H2s");
+    same(
+      parts.map((words) => words[1]!.xMin),
+      'the titles after 1 to 10 aligned',
+    );
+    same([parts[0]![1]!.xMin, ...details.map((words) => words[0]!.xMin)], "the second level's numbers under the first level's titles");
+    same(
+      details.map((words) => words[1]!.xMin),
+      'the titles after 9.1 to 9.10 aligned',
+    );
     const wrapped = entries[entries.indexOf(details.at(-1)!) + 1]!;
     same([details[0]![1]!.xMin, wrapped[0]!.xMin], 'a second line hangs under the title, not the number');
-    assert.ok(parts.every((words) => words[1]!.xMin - words[0]!.xMax >= 5), 'a space after the widest number');
+    assert.ok(
+      parts.every((words) => words[1]!.xMin - words[0]!.xMax >= 5),
+      'a space after the widest number',
+    );
   });
 
   it('should leave headings unnumbered by default', async () => {
@@ -129,7 +143,10 @@ describe('heading anchors written {#id}', () => {
   it('should not let a later slug take a written id', async () => {
     const { pdf } = await render('# One {#intro}\n\n# Intro\n\n[to one](#intro) [to two](#intro-1)\n');
     const found = await links(pdf);
-    assert.deepEqual(found.map((link) => link.dest), ['intro', 'intro-1']);
+    assert.deepEqual(
+      found.map((link) => link.dest),
+      ['intro', 'intro-1'],
+    );
   });
 });
 

@@ -139,7 +139,10 @@ describe('bad page settings', () => {
   });
 
   it('should refuse a bad design option under its own name', async () => {
-    await assert.rejects(render('Text.', { design: { orientation: 'diagonal' } }), (error: unknown) => error instanceof InvalidOptionError && error.key === 'design.orientation' && /not "diagonal"/.test(error.message));
+    await assert.rejects(
+      render('Text.', { design: { orientation: 'diagonal' } }),
+      (error: unknown) => error instanceof InvalidOptionError && error.key === 'design.orientation' && /not "diagonal"/.test(error.message),
+    );
     await assert.rejects(render('Text.', { design: 'a4' as never }), (error: unknown) => error instanceof InvalidOptionError && error.key === 'design');
   });
 

@@ -86,20 +86,37 @@ describe('headers and footers', () => {
 
   it('should shorten a text too long for its place with an ellipsis, never running into its neighbour or past the text block', async () => {
     const long = 'A Comprehensive Survey of Incremental Garbage Collection Techniques for Managed Runtimes';
-    const source = (slots: string, title = long) => `---\ntitle: ${title}\nauthor: Jane Q. Researcher and the Working Group on Memory Management\ndate: 12 November 2026\nheader_first_page: true\n${slots}\n---\n\n## Tracing, reference counting and the hybrids between them in virtual machines\n\nText.\n`;
+    const source = (slots: string, title = long) =>
+      `---\ntitle: ${title}\nauthor: Jane Q. Researcher and the Working Group on Memory Management\ndate: 12 November 2026\nheader_first_page: true\n${slots}\n---\n\n## Tracing, reference counting and the hybrids between them in virtual machines\n\nText.\n`;
     const textLeft = (210 * MM - 34.5 * 10.5) / 2;
     const textRight = 210 * MM - textLeft;
-    const sides = await furniture((await render(source('header:\n  left: "{title}"\n  right: "{section}"\nfooter:\n  left: "{author}"\n  center: "{date}"\n  right: "Page {page} of {pages}"'))).pdf);
+    const sides = await furniture(
+      (
+        await render(
+          source('header:\n  left: "{title}"\n  right: "{section}"\nfooter:\n  left: "{author}"\n  center: "{date}"\n  right: "Page {page} of {pages}"'),
+        )
+      ).pdf,
+    );
     const [{ header, footer }] = sides as [{ header: WordBox[]; footer: WordBox[] }];
     for (const line of [header, footer]) {
-      assert.ok(line.every((word) => word.xMin > textLeft - 1 && word.xMax < textRight + 1), `within the text block: ${text(line)}`);
+      assert.ok(
+        line.every((word) => word.xMin > textLeft - 1 && word.xMax < textRight + 1),
+        `within the text block: ${text(line)}`,
+      );
       const sorted = [...line].sort((a, b) => a.xMin - b.xMin);
       const gaps = sorted.slice(1).map((word, index) => word.xMin - sorted[index]!.xMax);
-      assert.ok(gaps.every((gap) => gap > 0), `no word over another: ${text(line)}`);
+      assert.ok(
+        gaps.every((gap) => gap > 0),
+        `no word over another: ${text(line)}`,
+      );
     }
     assert.match(text(header), /^A Comprehensive Survey .*…( \S+)+$/, 'the title shortened after a whole word');
     assert.match(text(header), / Tracing, reference counting/, 'the section keeps its start');
-    assert.ok(Math.min(...header.filter((word) => /^Tracing/.test(word.text)).map((word) => word.xMin)) - header.find((word) => word.text.endsWith('…'))!.xMax >= 2 * 8.5 - 0.5, 'two ems apart');
+    assert.ok(
+      Math.min(...header.filter((word) => /^Tracing/.test(word.text)).map((word) => word.xMin)) - header.find((word) => word.text.endsWith('…'))!.xMax >=
+        2 * 8.5 - 0.5,
+      'two ems apart',
+    );
     assert.match(text(footer), /^Jane Q\. .*… 12 November 2026 Page 1 of 1$/, 'the date and page number whole, the author shortened');
     const shorter = 'A Survey of Incremental Garbage Collection for Managed Runtimes';
     const beside = await furniture((await render(source('header:\n  left: "{date}"\n  right: "{title}"', shorter))).pdf);
@@ -109,7 +126,9 @@ describe('headers and footers', () => {
   it('should keep the header and footer on the sheet and clear of the text when the margins are narrow', async () => {
     const paragraph = 'Body text that fills the page so that its last line sits right on the foot of the text block. '.repeat(30);
     for (const settings of ['margin: 6mm\nfont_size: 12', 'margin: 0mm', 'margin: 12mm 20mm 8mm']) {
-      const { pdf } = await render(`---\n${settings}\nheader: "Header {page}"\nheader_first_page: true\nfooter: "Footer {page}"\n---\n\n${`${paragraph}\n\n`.repeat(8)}`);
+      const { pdf } = await render(
+        `---\n${settings}\nheader: "Header {page}"\nheader_first_page: true\nfooter: "Footer {page}"\n---\n\n${`${paragraph}\n\n`.repeat(8)}`,
+      );
       for (const [index, page] of (await wordBoxes(pdf)).entries()) {
         const where = `${settings.replace('\n', ', ')}, page ${index + 1}`;
         const lineOf = (first: string) => {
@@ -130,17 +149,28 @@ describe('headers and footers', () => {
   });
 
   it('should name no section before the first one when a lone leading H1 is the title', async () => {
-    const source = '---\nheader:\n  left: "{title}"\n  right: "{section}"\nheader_first_page: true\n---\n\n# Console\n\nIntroduction.\n\n\\newpage\n\nMore of it.\n\n\\newpage\n\n## Class: Console\n\nText.\n';
+    const source =
+      '---\nheader:\n  left: "{title}"\n  right: "{section}"\nheader_first_page: true\n---\n\n# Console\n\nIntroduction.\n\n\\newpage\n\nMore of it.\n\n\\newpage\n\n## Class: Console\n\nText.\n';
     const pages = await furniture((await render(source)).pdf);
-    assert.deepEqual(pages.map((page) => text(page.header)), ['Console', 'Console', 'Console Class: Console']);
+    assert.deepEqual(
+      pages.map((page) => text(page.header)),
+      ['Console', 'Console', 'Console Class: Console'],
+    );
     const chapters = await furniture((await render(source.replace('## Class: Console', '# Class: Console'))).pdf);
-    assert.deepEqual(chapters.map((page) => text(page.header)), ['Console Console', 'Console Console', 'Console Class: Console'], 'with two H1s the first is a section too');
+    assert.deepEqual(
+      chapters.map((page) => text(page.header)),
+      ['Console Console', 'Console Console', 'Console Class: Console'],
+      'with two H1s the first is a section too',
+    );
   });
 
   it('should leave the header off the first page unless header_first_page is true', async () => {
     const header = 'header: "{title}"';
     const off = await furniture((await render(fourPages(header))).pdf);
-    assert.deepEqual(off.map((page) => text(page.header)), ['', 'Field Notes', 'Field Notes', 'Field Notes']);
+    assert.deepEqual(
+      off.map((page) => text(page.header)),
+      ['', 'Field Notes', 'Field Notes', 'Field Notes'],
+    );
     const on = await furniture((await render(fourPages(`${header}\nheader_first_page: true`))).pdf);
     assert.equal(text(on[0]!.header), 'Field Notes');
   });
@@ -148,7 +178,10 @@ describe('headers and footers', () => {
   it('should number pages in Roman numerals, contents included, when page_numbers is roman', async () => {
     const { pdf } = await render(fourPages('page_numbers: roman\nfooter: "{page} / {pages}"\ntoc: true'));
     const pages = await furniture(pdf);
-    assert.deepEqual(pages.map((page) => text(page.footer)), ['i / iv', 'ii / iv', 'iii / iv', 'iv / iv']);
+    assert.deepEqual(
+      pages.map((page) => text(page.footer)),
+      ['i / iv', 'ii / iv', 'iii / iv', 'iv / iv'],
+    );
     const first = (await wordBoxes(pdf))[0]!.words.map((word) => word.text);
     assert.ok(first.includes('ii') && first.includes('iii'), 'the contents give Roman page numbers');
   });
@@ -163,7 +196,9 @@ describe('headers and footers', () => {
     const tree = await structureText(pdf);
     assert.doesNotMatch(tree, /of 4/);
     assert.equal(tree.split('Ada Lovelace').length - 1, 1, 'the author only in the title block');
-    const furnitureRuns = (await markedSequences(pdf)).filter((sequence) => sequence.tag === 'Artifact' && sequence.colors.some((color) => color.join() === MUTED.join()));
+    const furnitureRuns = (await markedSequences(pdf)).filter(
+      (sequence) => sequence.tag === 'Artifact' && sequence.colors.some((color) => color.join() === MUTED.join()),
+    );
     assert.ok(furnitureRuns.length >= 4, `${furnitureRuns.length} muted artifact sequences`);
     assert.deepEqual(await unmarkedPainting(pdf), [], 'everything painted is tagged or an artifact');
   });

@@ -7,7 +7,8 @@ import { pdftotext, structureText, wordBoxes } from '../support/pdf-tools.js';
 import { rasterImageCount, unmarkedPainting } from '../support/pdf-content.js';
 
 const MM = 72 / 25.4;
-const source = (extra: string) => `---\ntitle: Field Notes\nsubtitle: A season outdoors\nauthor: Ada Lovelace\ndate: 2026-08-11\ntoc: true\n${extra}\n---\n\n# Alpha\n\nAlpha text.\n\n# Beta\n\nBeta text.\n`;
+const source = (extra: string) =>
+  `---\ntitle: Field Notes\nsubtitle: A season outdoors\nauthor: Ada Lovelace\ndate: 2026-08-11\ntoc: true\n${extra}\n---\n\n# Alpha\n\nAlpha text.\n\n# Beta\n\nBeta text.\n`;
 
 describe('title page', () => {
   it('should set the title block alone on the first page, without header or footer, the contents after it', async () => {
@@ -44,7 +45,10 @@ describe('title page', () => {
 
   it('should fail on a cover image that cannot be loaded in strict mode, and leave it out in lenient mode', async () => {
     await assert.rejects(render(source('title_page: true\ncover_image: images/missing.png'), { loader: folderLoader(FIXTURES) }), ResourceError);
-    const { pdf, warnings } = await render(source('title_page: true\ncover_image: images/missing.png'), { loader: folderLoader(FIXTURES), resources: 'lenient' });
+    const { pdf, warnings } = await render(source('title_page: true\ncover_image: images/missing.png'), {
+      loader: folderLoader(FIXTURES),
+      resources: 'lenient',
+    });
     assert.equal(await rasterImageCount(pdf), 0);
     assert.ok(warnings.length > 0);
   });

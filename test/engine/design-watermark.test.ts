@@ -60,7 +60,11 @@ describe('watermark', () => {
   });
 
   it('should refuse a watermark that is not one short line, naming the key and value', async () => {
-    await assert.rejects(render('---\nwatermark: [a, b]\n---\n\nText'), (error: unknown) => error instanceof FrontMatterError && /watermark must be one line of text of at most 40 characters, not \["a","b"\]/.test(error.message));
+    await assert.rejects(
+      render('---\nwatermark: [a, b]\n---\n\nText'),
+      (error: unknown) =>
+        error instanceof FrontMatterError && /watermark must be one line of text of at most 40 characters, not \["a","b"\]/.test(error.message),
+    );
     await assert.rejects(render(`---\nwatermark: ${'x'.repeat(41)}\n---\n\nText`), FrontMatterError);
   });
 });

@@ -23,7 +23,10 @@ describe('feature switches that act on Markdown', () => {
   it('bare_autolinks: bare URLs and emails are links only when on', async () => {
     const markdown = 'Visit https://example.org/page or write to someone@example.org.';
     const on = await links((await render(markdown)).pdf);
-    assert.deepEqual(on.map((link) => link.url), ['https://example.org/page', 'mailto:someone@example.org']);
+    assert.deepEqual(
+      on.map((link) => link.url),
+      ['https://example.org/page', 'mailto:someone@example.org'],
+    );
     const off = await links((await render(markdown, { features: { bare_autolinks: false } })).pdf);
     assert.deepEqual(off, []);
     assert.match(await text(markdown, { bare_autolinks: false }), /https:\/\/example\.org\/page/);
@@ -58,7 +61,10 @@ describe('feature switches that act on Markdown', () => {
     const light = await pixel((await render('Text.')).pdf, 5, 5);
     assert.deepEqual(light, [255, 255, 255]);
     const dark = await pixel((await render('Text.', { features: { theme: 'dark' } })).pdf, 5, 5);
-    assert.ok(dark.every((channel) => channel < 40), `dark page: ${dark}`);
+    assert.ok(
+      dark.every((channel) => channel < 40),
+      `dark page: ${dark}`,
+    );
     const overridden = await pixel((await render('---\ntheme: light\n---\n\nText.', { features: { theme: 'dark' } })).pdf, 5, 5);
     assert.deepEqual(overridden, [255, 255, 255]);
   });

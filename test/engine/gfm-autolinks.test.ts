@@ -77,7 +77,10 @@ const CASES: Array<[string, Found[]]> = [
   ['"mailto:a@b.cd" and xmailto:c@d.ef', [...same('mailto:a@b.cd'), ...mail('c@d.ef')]],
   ['xmpp:foo@bar.baz/.', same('xmpp:foo@bar.baz')],
   ['A bare domain like example.com is not a link, nor is www. alone', []],
-  ['Write to support@example.com, sales@example.org or http://example.net.', [...mail('support@example.com', 'sales@example.org'), ...same('http://example.net')]],
+  [
+    'Write to support@example.com, sales@example.org or http://example.net.',
+    [...mail('support@example.com', 'sales@example.org'), ...same('http://example.net')],
+  ],
 ];
 
 describe('bare autolinks (GFM)', () => {
@@ -89,6 +92,9 @@ describe('bare autolinks (GFM)', () => {
 
   it('links a www address in the PDF with http://', async () => {
     const { pdf } = await render('See www.example.org/docs or write to mailto:team@example.org.');
-    assert.deepEqual((await links(pdf)).map((link) => link.url), ['http://www.example.org/docs', 'mailto:team@example.org']);
+    assert.deepEqual(
+      (await links(pdf)).map((link) => link.url),
+      ['http://www.example.org/docs', 'mailto:team@example.org'],
+    );
   });
 });

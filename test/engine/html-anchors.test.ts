@@ -12,7 +12,10 @@ const FILLER = 'Filler paragraph that takes a line of its own.\n\n'.repeat(70);
  */
 async function assertLandsOn(pdf: Uint8Array, name: string, marker: string): Promise<void> {
   const found = await links(pdf);
-  assert.ok(found.some((link) => link.dest === name), `a link annotation points at ${name}: ${found.map((link) => link.dest ?? link.url).join(' ')}`);
+  assert.ok(
+    found.some((link) => link.dest === name),
+    `a link annotation points at ${name}: ${found.map((link) => link.dest ?? link.url).join(' ')}`,
+  );
   const place = await destinationPlace(pdf, name);
   const text = await textPlace(pdf, marker);
   assert.ok(place && text, `${name} is a destination and ${marker} is drawn`);
@@ -52,14 +55,20 @@ describe('HTML anchors as link targets', () => {
     await assertLandsOn(pdf, 'markdown-heading', 'Markdown heading');
     await assertLandsOn(pdf, 'part', 'Yodel');
     // The heading's text and slug leave out its HTML tags, as GitHub's do.
-    assert.deepEqual((await outline(pdf)).map((item) => item.title), ['Walrus API', 'Markdown heading']);
+    assert.deepEqual(
+      (await outline(pdf)).map((item) => item.title),
+      ['Walrus API', 'Markdown heading'],
+    );
   });
 
   it('should resolve links before and after their target', async () => {
     const { pdf, warnings } = await render(`[before](#mid)\n\n${FILLER}<a name="mid"></a>Umbrella here.\n\n${FILLER}[after](#mid)\n`);
     assert.deepEqual(warnings, []);
     const found = (await links(pdf)).filter((link) => link.dest === 'mid');
-    assert.deepEqual(found.map((link) => link.contents), ['before', 'after']);
+    assert.deepEqual(
+      found.map((link) => link.contents),
+      ['before', 'after'],
+    );
     await assertLandsOn(pdf, 'mid', 'Umbrella');
   });
 
@@ -67,7 +76,10 @@ describe('HTML anchors as link targets', () => {
     const markdown = `[first](#twice) [case](#Twice) [nowhere](#missing)\n\n<a name="twice"></a>Vanilla first.\n\n${FILLER}<a name="twice"></a>Wasabi second.\n`;
     const { pdf, warnings } = await render(markdown);
     assert.deepEqual(warnings, ['link to #Twice has no matching heading or anchor', 'link to #missing has no matching heading or anchor']);
-    assert.deepEqual((await links(pdf)).map((link) => link.dest), ['twice']);
+    assert.deepEqual(
+      (await links(pdf)).map((link) => link.dest),
+      ['twice'],
+    );
     await assertLandsOn(pdf, 'twice', 'Vanilla');
   });
 

@@ -51,7 +51,11 @@ describe('line breaks around inline code', () => {
     // A line ending "git branch --" reads as a hyphenated "merged". Filler words of every count
     // move the code across two narrow columns, where the break fell there before.
     const words = 'one branch per question or fix named for it and merged often'.split(' ');
-    const paragraphs = Array.from({ length: 60 }, (_, count) => `${Array.from({ length: count + 3 }, (_, index) => words[index % words.length]).join(' ')} \`git branch --merged\` lists what \`-d\` may delete.`);
+    const paragraphs = Array.from(
+      { length: 60 },
+      (_, count) =>
+        `${Array.from({ length: count + 3 }, (_, index) => words[index % words.length]).join(' ')} \`git branch --merged\` lists what \`-d\` may delete.`,
+    );
     const { pdf } = await render(`---\nlanguage: en\ncolumns: 2\n---\n\n${paragraphs.join('\n\n')}`);
     // Code is JetBrains Mono, 0.6 em a character, at 0.9 of the body size. A word cut across
     // lines extracts whole (its text rides on the first part) but its box covers only that part.
@@ -59,7 +63,10 @@ describe('line breaks around inline code', () => {
     const options = (await wordBoxes(pdf)).flatMap((page) => page.words).filter((word) => word.text === '--merged');
     assert.equal(options.length, paragraphs.length);
     const cut = options.filter((word) => word.xMax - word.xMin < codeWidth(word.text) - 2);
-    assert.deepEqual(cut.map((word) => `${word.text} drawn ${(word.xMax - word.xMin).toFixed(1)} wide`), []);
+    assert.deepEqual(
+      cut.map((word) => `${word.text} drawn ${(word.xMax - word.xMin).toFixed(1)} wide`),
+      [],
+    );
   });
 
   it('should keep every method name whole across the Commander README', async () => {
@@ -79,7 +86,10 @@ describe('line breaks around inline code', () => {
     let codeGaps = 0;
     for (const line of justified) {
       // A gap of a point or more is a space; less is code meeting its punctuation.
-      const gaps = line.slice(1).map((word, i) => ({ width: word.xMin - line[i]!.xMax, beforeCode: word.text.startsWith('.') })).filter((gap) => gap.width > 1);
+      const gaps = line
+        .slice(1)
+        .map((word, i) => ({ width: word.xMin - line[i]!.xMax, beforeCode: word.text.startsWith('.') }))
+        .filter((gap) => gap.width > 1);
       codeGaps += gaps.filter((gap) => gap.beforeCode).length;
       const widths = gaps.map((gap) => gap.width);
       const spread = Math.max(...widths) - Math.min(...widths);
@@ -112,7 +122,10 @@ describe('a ligature or an f before a capital', () => {
         return box.xMax - box.xMin;
       };
       // The joined word is as wide as its parts set apart, plus the kern between them.
-      for (const [joined, first, second] of [['diffWords', 'diff', 'Words'], ['offWhite', 'off', 'White']] as const) {
+      for (const [joined, first, second] of [
+        ['diffWords', 'diff', 'Words'],
+        ['offWhite', 'off', 'White'],
+      ] as const) {
         const kern = (width(joined) - width(first) - width(second)) / BODY_SIZE;
         // Source Serif 4 kerns f and W 0.106 em apart (bold 0.134); their ink needs 0.064 (bold 0.084).
         assert.ok(kern >= 0 && kern < (name === 'bold' ? 0.085 : 0.065), `${name} ${joined}: ${kern.toFixed(3)} em between the f and the capital`);
@@ -123,8 +136,10 @@ describe('a ligature or an f before a capital', () => {
 
 describe('polytonic Greek', () => {
   /** Iliad 1.1–5 and the Lord's Prayer (Matthew 6.9–13), in the plain, italic, bold and bold italic faces. */
-  const ILIAD = 'Μῆνιν ἄειδε θεὰ Πηληϊάδεω Ἀχιλῆος οὐλομένην, ἣ μυρί᾽ Ἀχαιοῖς ἄλγε᾽ ἔθηκε, πολλὰς δ᾽ ἰφθίμους ψυχὰς Ἄϊδι προΐαψεν ἡρώων, αὐτοὺς δὲ ἑλώρια τεῦχε κύνεσσιν οἰωνοῖσί τε πᾶσι· Διὸς δ᾽ ἐτελείετο βουλή.';
-  const PRAYER = 'Πάτερ ἡμῶν ὁ ἐν τοῖς οὐρανοῖς· ἁγιασθήτω τὸ ὄνομά σου· ἐλθέτω ἡ βασιλεία σου· γενηθήτω τὸ θέλημά σου, ὡς ἐν οὐρανῷ καὶ ἐπὶ γῆς· τὸν ἄρτον ἡμῶν τὸν ἐπιούσιον δὸς ἡμῖν σήμερον· καὶ ἄφες ἡμῖν τὰ ὀφειλήματα ἡμῶν, ὡς καὶ ἡμεῖς ἀφίεμεν τοῖς ὀφειλέταις ἡμῶν· καὶ μὴ εἰσενέγκῃς ἡμᾶς εἰς πειρασμόν, ἀλλὰ ῥῦσαι ἡμᾶς ἀπὸ τοῦ πονηροῦ.';
+  const ILIAD =
+    'Μῆνιν ἄειδε θεὰ Πηληϊάδεω Ἀχιλῆος οὐλομένην, ἣ μυρί᾽ Ἀχαιοῖς ἄλγε᾽ ἔθηκε, πολλὰς δ᾽ ἰφθίμους ψυχὰς Ἄϊδι προΐαψεν ἡρώων, αὐτοὺς δὲ ἑλώρια τεῦχε κύνεσσιν οἰωνοῖσί τε πᾶσι· Διὸς δ᾽ ἐτελείετο βουλή.';
+  const PRAYER =
+    'Πάτερ ἡμῶν ὁ ἐν τοῖς οὐρανοῖς· ἁγιασθήτω τὸ ὄνομά σου· ἐλθέτω ἡ βασιλεία σου· γενηθήτω τὸ θέλημά σου, ὡς ἐν οὐρανῷ καὶ ἐπὶ γῆς· τὸν ἄρτον ἡμῶν τὸν ἐπιούσιον δὸς ἡμῖν σήμερον· καὶ ἄφες ἡμῖν τὰ ὀφειλήματα ἡμῶν, ὡς καὶ ἡμεῖς ἀφίεμεν τοῖς ὀφειλέταις ἡμῶν· καὶ μὴ εἰσενέγκῃς ἡμᾶς εἰς πειρασμόν, ἀλλὰ ῥῦσαι ἡμᾶς ἀπὸ τοῦ πονηροῦ.';
   const faces = [
     { wrap: (text: string) => text, style: 'Regular' },
     { wrap: (text: string) => `*${text}*`, style: 'Italic' },
@@ -153,12 +168,17 @@ describe('polytonic Greek', () => {
     const markdown = faces.map(({ wrap }) => `${wrap(ILIAD)}\n\n${wrap(PRAYER)}`).join('\n\n');
     const { pdf } = await render(markdown);
     const text = (await pdftotext(pdf)).replace(/\s+/g, ' ');
-    for (const passage of [ILIAD, PRAYER]) assert.equal(text.split(passage).length - 1, faces.length, `"${passage.slice(0, 20)}…" extracted ${faces.length} times`);
+    for (const passage of [ILIAD, PRAYER])
+      assert.equal(text.split(passage).length - 1, faces.length, `"${passage.slice(0, 20)}…" extracted ${faces.length} times`);
 
     const words = await greekWordFonts(pdf);
     assert.equal(words.length, faces.length * (ILIAD + ' ' + PRAYER).split(' ').length);
     const mixed = words.filter(({ fonts }) => fonts.size > 1);
-    assert.deepEqual(mixed.map(({ word, fonts }) => `${word}: ${[...fonts].join(' + ')}`), [], 'words drawn in two faces');
+    assert.deepEqual(
+      mixed.map(({ word, fonts }) => `${word}: ${[...fonts].join(' + ')}`),
+      [],
+      'words drawn in two faces',
+    );
     // Paragraphs come in the order of `faces`, two each; every font of a paragraph has its style.
     const perFace = words.length / faces.length;
     for (const [index, { style }] of faces.entries()) {
@@ -179,6 +199,9 @@ describe('polytonic Greek', () => {
     // Source Serif 4 lacks the breathings, the circumflex and the iota subscript as marks.
     const needsNoto = /[\u0313\u0314\u0342\u0345]/u;
     const wrong = (await greekWordFonts(pdf)).filter(({ word, fonts }) => needsNoto.test(word.normalize('NFD')) && [...fonts].join() !== 'NotoSerif-Regular');
-    assert.deepEqual(wrong.map(({ word, fonts }) => `${word}: ${[...fonts].join(' + ')}`), []);
+    assert.deepEqual(
+      wrong.map(({ word, fonts }) => `${word}: ${[...fonts].join(' + ')}`),
+      [],
+    );
   });
 });

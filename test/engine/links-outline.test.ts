@@ -17,7 +17,10 @@ describe('links, outline and attachments', () => {
     assert.ok(urls.includes('mailto:person@example.com'));
     const dests = found.map((link) => link.dest).filter(Boolean);
     for (const dest of ['text', 'table', 'fn-1', 'fn-2']) assert.ok(dests.includes(dest), `no link to #${dest}: ${dests.join(' ')}`);
-    assert.ok(found.every((link) => link.contents.length > 0), 'every link annotation is described');
+    assert.ok(
+      found.every((link) => link.contents.length > 0),
+      'every link annotation is described',
+    );
   });
 
   it('should write a long link once, however many lines its annotations cover', async () => {
@@ -26,8 +29,14 @@ describe('links, outline and attachments', () => {
     const found = await links(pdf);
     const long = found.filter((link) => link.url === url);
     assert.ok(long.length >= 10, `the URL wraps over ${long.length} lines`);
-    assert.ok(long.every((link) => link.contents === url), 'each line of the link is described by the URL');
-    assert.deepEqual(found.filter((link) => link.url !== url).map((link) => link.url), ['https://example.org/']);
+    assert.ok(
+      long.every((link) => link.contents === url),
+      'each line of the link is described by the URL',
+    );
+    assert.deepEqual(
+      found.filter((link) => link.url !== url).map((link) => link.url),
+      ['https://example.org/'],
+    );
     assert.ok(pdf.length < 60_000 + 2 * url.length, `${pdf.length} bytes: the URL is not repeated per line`);
   });
 
@@ -50,9 +59,18 @@ describe('links, outline and attachments', () => {
   it('should build bookmarks from headings, nested by level', async () => {
     const { pdf } = await render('# A\n\n## A.1\n\n### A.1.a\n\n## A.2\n\n# B');
     const items = await outline(pdf);
-    assert.deepEqual(items.map((item) => item.title), ['A', 'B']);
-    assert.deepEqual(items[0]!.children.map((item) => item.title), ['A.1', 'A.2']);
-    assert.deepEqual(items[0]!.children[0]!.children.map((item) => item.title), ['A.1.a']);
+    assert.deepEqual(
+      items.map((item) => item.title),
+      ['A', 'B'],
+    );
+    assert.deepEqual(
+      items[0]!.children.map((item) => item.title),
+      ['A.1', 'A.2'],
+    );
+    assert.deepEqual(
+      items[0]!.children[0]!.children.map((item) => item.title),
+      ['A.1.a'],
+    );
     assert.equal(items[0]!.dest, 'a');
   });
 

@@ -69,9 +69,9 @@ describe('the page', () => {
     const blocks: boolean[][] = [];
     const parts: string[] = [];
     for (let i = 0; i < 60; i++) {
-      const blank = Array.from({ length: (i * 7) % 24 + 1 }, (_, line) => line % 5 === 3);
+      const blank = Array.from({ length: ((i * 7) % 24) + 1 }, (_, line) => line % 5 === 3);
       blocks.push(blank);
-      parts.push('Words of a paragraph. '.repeat((i * 5) % 23 + 1));
+      parts.push('Words of a paragraph. '.repeat(((i * 5) % 23) + 1));
       parts.push(`\`\`\`\n${blank.map((isBlank, line) => (isBlank ? '' : `line ${line + 1}`)).join('\n')}\n\`\`\``);
     }
     const pieces = await codePieces((await render(parts.join('\n\n'))).pdf);
@@ -85,7 +85,10 @@ describe('the page', () => {
       const starts = drawn.map((_, piece) => drawnLines[drawn.slice(0, piece).reduce((sum, count) => sum + count, 0)]!);
       const lengths = starts.map((start, piece) => (starts[piece + 1] ?? blocks[index]!.length) - start);
       assert.ok(blocks[index]!.length > 8, `block ${index} of ${blocks[index]!.length} lines is split`);
-      assert.ok(lengths.every((length) => length >= 3), `block ${index} split ${lengths.join(' + ')}`);
+      assert.ok(
+        lengths.every((length) => length >= 3),
+        `block ${index} split ${lengths.join(' + ')}`,
+      );
     });
     assert.ok(splits >= 5, `${splits} blocks split: the test sees splits`);
   });
@@ -100,7 +103,10 @@ describe('the page', () => {
 
   it('should end no page in a hyphenated word where another break exists (Pandoc manual)', async () => {
     const pages = await pageLines((await pandocManual()).pdf);
-    assert.ok(pages.flat().some((line) => line.hyphenated), 'the text is hyphenated');
+    assert.ok(
+      pages.flat().some((line) => line.hyphenated),
+      'the text is hyphenated',
+    );
     pages.slice(0, -1).forEach((lines, index) => assert.equal(lines.at(-1)!.hyphenated, false, `page ${index + 1} ends in a hyphen`));
   });
 
@@ -124,13 +130,17 @@ describe('the page', () => {
     assert.match(await pdftotext(pdf, { first: 1, last: 1 }), /The only copy of this footnote/);
   });
 
-  it('should move a figure that does not fit to the next page\'s top and fill the gap with the text after it', async () => {
+  it("should move a figure that does not fit to the next page's top and fill the gap with the text after it", async () => {
     const picture = pngFile(600, 500, 2, deflateSync(Buffer.alloc(500 * (1 + 600 * 3))));
     const before = Array.from({ length: 7 }, (_, i) => `Before ${i}. ${'Text before the figure. '.repeat(14)}`).join('\n\n');
     const markdown = `${before}\n\n![A figure](data:image/png;base64,${picture.toString('base64')})\n\nAfterFigure text follows the figure in the source.\n\n${'More text. '.repeat(40)}`;
     const { pdf } = await render(markdown);
     assert.match(await pdftotext(pdf, { first: 1, last: 1 }), /AfterFigure/, 'the text after the figure fills the first page');
-    assert.deepEqual((await imageList(pdf)).map((image) => image.page), [2], 'the figure heads page 2');
+    assert.deepEqual(
+      (await imageList(pdf)).map((image) => image.page),
+      [2],
+      'the figure heads page 2',
+    );
   });
 
   it('should set every figure of a run longer than a page, in order, on as many pages as they need', async () => {
@@ -139,7 +149,11 @@ describe('the page', () => {
     const { pdf, pages } = await render(`${diagrams}\nEnd of the text.\n`);
     const perPage = await Promise.all(Array.from({ length: pages }, (_, i) => pdftotext(pdf, { first: i + 1, last: i + 1 })));
     const marks = perPage.flatMap((text) => [...text.matchAll(/MARK(\d+)/g)].map((match) => Number(match[1])));
-    assert.deepEqual(marks, Array.from({ length: 20 }, (_, i) => i), 'every diagram, once, in order');
+    assert.deepEqual(
+      marks,
+      Array.from({ length: 20 }, (_, i) => i),
+      'every diagram, once, in order',
+    );
     const geometry = pageGeometry(DEFAULT_DESIGN);
     for (const line of (await textLines(pdf)).filter((line) => /MARK|End of/.test(line.text))) {
       assert.ok(line.bottom <= geometry.height - geometry.marginBottom + 1, `"${line.text}" on page ${line.page} below the text area`);

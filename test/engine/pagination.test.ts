@@ -23,7 +23,10 @@ describe('pagination', () => {
       const markdown = `${'Line of filler text.\n\n'.repeat(filler)}## Kept heading\n\nFirst line under the heading.`;
       const { pdf, pages } = await render(markdown);
       for (let page = 1; page <= pages; page++) {
-        const text = (await pdftotext(pdf, { first: page, last: page })).trim().split('\n').filter((line) => line.trim() && !/^\d+$/.test(line.trim()));
+        const text = (await pdftotext(pdf, { first: page, last: page }))
+          .trim()
+          .split('\n')
+          .filter((line) => line.trim() && !/^\d+$/.test(line.trim()));
         assert.notEqual(text.at(-1), 'Kept heading', `heading last on page ${page} with ${filler} fillers`);
       }
     }
@@ -34,8 +37,14 @@ describe('pagination', () => {
     for (let filler = 42; filler < 50; filler++) {
       const { pdf, pages } = await render(`${'Filler.\n\n'.repeat(filler)}${paragraph}`);
       if (pages < 2) continue;
-      const first = (await pdftotext(pdf, { first: 1, last: 1 })).trim().split('\n').filter((line) => line.trim() && !/^\d+$/.test(line.trim()));
-      const second = (await pdftotext(pdf, { first: 2, last: 2 })).trim().split('\n').filter((line) => line.trim() && !/^\d+$/.test(line.trim()));
+      const first = (await pdftotext(pdf, { first: 1, last: 1 }))
+        .trim()
+        .split('\n')
+        .filter((line) => line.trim() && !/^\d+$/.test(line.trim()));
+      const second = (await pdftotext(pdf, { first: 2, last: 2 }))
+        .trim()
+        .split('\n')
+        .filter((line) => line.trim() && !/^\d+$/.test(line.trim()));
       const tail = first.slice(first.findIndex((line) => line.startsWith('This paragraph')));
       if (tail.length > 0 && tail[0]!.startsWith('This paragraph') && second.length > 0) {
         assert.ok(tail.length >= 2, `orphan with ${filler} fillers`);

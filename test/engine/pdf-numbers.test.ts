@@ -13,7 +13,30 @@ function reference(value: number): string {
 }
 
 test('num writes numbers as the reference formula does', () => {
-  const cases = [0, -0, 1, -1, 0.5, -0.5, 0.0004, -0.0004, 0.0005, -0.0005, 1.0005, -1.0005, 12.3456, -12.3455, 595.28, 841.89, 1e-7, 123456.7895, 1e12 + 0.25, -(1e12 + 0.125), 99.9996, 0.1 + 0.2];
+  const cases = [
+    0,
+    -0,
+    1,
+    -1,
+    0.5,
+    -0.5,
+    0.0004,
+    -0.0004,
+    0.0005,
+    -0.0005,
+    1.0005,
+    -1.0005,
+    12.3456,
+    -12.3455,
+    595.28,
+    841.89,
+    1e-7,
+    123456.7895,
+    1e12 + 0.25,
+    -(1e12 + 0.125),
+    99.9996,
+    0.1 + 0.2,
+  ];
   for (const value of cases) assert.equal(num(value), reference(value), `num(${value})`);
   // Deterministic pseudo-random values from a thousandth of a point to a trillion points.
   let seed = 12345;

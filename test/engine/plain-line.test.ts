@@ -21,7 +21,14 @@ const settings: ParagraphSettings = {
 };
 
 function token(text: string, options: { color?: [number, number, number]; bold?: boolean } = {}): Inline {
-  return { kind: 'text', text, marks: { ...NO_MARKS, bold: options.bold ?? false }, link: null, code: null, ...(options.color ? { color: options.color } : {}) };
+  return {
+    kind: 'text',
+    text,
+    marks: { ...NO_MARKS, bold: options.bold ?? false },
+    link: null,
+    code: null,
+    ...(options.color ? { color: options.color } : {}),
+  };
 }
 
 /** The line with every number rounded: the two paths add the same widths in different groups. */
@@ -55,7 +62,13 @@ describe('a plain line of code', () => {
     assert.equal(plainLine([token('naïve → café')], settings, env), null);
     assert.equal(plainLine([token('tab\there')], settings, env), null);
     assert.equal(plainLine([token('  indented')], settings, env), null);
-    const link: Inline = { kind: 'text', text: 'https://example.com', marks: NO_MARKS, link: { target: { kind: 'uri', uri: 'https://example.com' }, description: 'example' }, code: null };
+    const link: Inline = {
+      kind: 'text',
+      text: 'https://example.com',
+      marks: NO_MARKS,
+      link: { target: { kind: 'uri', uri: 'https://example.com' }, description: 'example' },
+      code: null,
+    };
     assert.equal(plainLine([link], settings, env), null);
     assert.equal(plainLine([token('centred')], { ...settings, align: 'center' }, env), null);
   });

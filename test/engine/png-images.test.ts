@@ -64,7 +64,9 @@ async function imagesOf(png: Buffer): Promise<Array<{ kind: string; data: Uint8A
   const { pdf } = await render(`![picture](data:image/png;base64,${png.toString('base64')})\n`);
   const folder = mkdtempSync(path.join(tmpdir(), 'quire-png-'));
   execFileSync('pdfimages', [pdfFile(pdf), path.join(folder, 'image')]);
-  return readdirSync(folder).sort().map((file) => netpbm(path.join(folder, file)));
+  return readdirSync(folder)
+    .sort()
+    .map((file) => netpbm(path.join(folder, file)));
 }
 
 /** The samples of a binary PBM, PGM or PPM file written by pdfimages (a PBM's bits as grey: 1 black, 0 white). */
@@ -96,7 +98,9 @@ function channels(pixels: Uint8Array, count: number, from: number, take: number)
 }
 
 // Images with alpha are unfiltered by Quire: each filter is also tried on the first row, where the row above counts as zeros.
-const CASES = [0, 2, 3, 4, 6].flatMap((colorType) => (colorType === 4 || colorType === 6 ? [0, 1, 2, 3, 4] : [0]).map((offset) => ({ colorType: colorType as PngColorType, offset })));
+const CASES = [0, 2, 3, 4, 6].flatMap((colorType) =>
+  (colorType === 4 || colorType === 6 ? [0, 1, 2, 3, 4] : [0]).map((offset) => ({ colorType: colorType as PngColorType, offset })),
+);
 
 for (const { colorType, offset } of CASES) {
   test(`a PNG of colour type ${colorType} (first row filtered by filter ${offset}) is drawn with exactly its pixels`, async () => {
@@ -106,9 +110,10 @@ for (const { colorType, offset } of CASES) {
     const alpha = colorType === 4 || colorType === 6;
     assert.equal(files.length, alpha ? 2 : 1, 'the image, and its soft mask when it has alpha');
     const colors = colorType === 2 || colorType === 6 ? 3 : 1;
-    const expected = colorType === 3
-      ? Uint8Array.from([...pixels].flatMap((index) => [...PALETTE.subarray(index * 3, index * 3 + 3)]))
-      : channels(pixels, CHANNELS[colorType], 0, colors);
+    const expected =
+      colorType === 3
+        ? Uint8Array.from([...pixels].flatMap((index) => [...PALETTE.subarray(index * 3, index * 3 + 3)]))
+        : channels(pixels, CHANNELS[colorType], 0, colors);
     assert.deepEqual(files[0]!.data, asWritten(files[0]!.kind, expected, colorType === 3 ? 3 : colors), 'the colour samples');
     if (alpha) assert.deepEqual(files[1]!.data, asWritten(files[1]!.kind, channels(pixels, CHANNELS[colorType], colors, 1), 1), 'the soft mask');
   });
@@ -122,25 +127,45 @@ test('an indexed PNG with transparent palette entries is drawn with its colours 
   const files = await imagesOf(png);
   assert.equal(files.length, 2);
   assert.deepEqual(files[0]!.data, Buffer.from([...pixels].flatMap((index) => [...PALETTE.subarray(index * 3, index * 3 + 3)])));
-  assert.deepEqual(files[1]!.data, asWritten(files[1]!.kind, pixels.map((index) => alphas[index] ?? 255), 1));
+  assert.deepEqual(
+    files[1]!.data,
+    asWritten(
+      files[1]!.kind,
+      pixels.map((index) => alphas[index] ?? 255),
+      1,
+    ),
+  );
 });
 
 test('PNGs of fewer than 8 bits a sample (grey and indexed, 1, 2 and 4 bits) are drawn with exactly their pixels', async () => {
-  for (const [colorType, bitDepth] of [[0, 1], [0, 2], [0, 4], [3, 2], [3, 4]] as const) {
+  for (const [colorType, bitDepth] of [
+    [0, 1],
+    [0, 2],
+    [0, 4],
+    [3, 2],
+    [3, 4],
+  ] as const) {
     const levels = 2 ** bitDepth;
     const values = Uint8Array.from({ length: WIDTH * HEIGHT }, (_, k) => ((k % WIDTH) * 7 + Math.floor(k / WIDTH) * 3) % levels);
-    const packed = Buffer.concat(Array.from({ length: HEIGHT }, (_, y) => {
-      const row = Buffer.alloc(1 + Math.ceil((WIDTH * bitDepth) / 8));
-      for (let x = 0; x < WIDTH; x++) row[1 + Math.floor((x * bitDepth) / 8)]! |= values[y * WIDTH + x]! << (8 - bitDepth - ((x * bitDepth) % 8));
-      return row;
-    }));
+    const packed = Buffer.concat(
+      Array.from({ length: HEIGHT }, (_, y) => {
+        const row = Buffer.alloc(1 + Math.ceil((WIDTH * bitDepth) / 8));
+        for (let x = 0; x < WIDTH; x++) row[1 + Math.floor((x * bitDepth) / 8)]! |= values[y * WIDTH + x]! << (8 - bitDepth - ((x * bitDepth) % 8));
+        return row;
+      }),
+    );
     const png = pngFile(WIDTH, HEIGHT, colorType, deflateSync(packed), { bitDepth, ...(colorType === 3 && { palette: PALETTE.subarray(0, levels * 3) }) });
     const files = await imagesOf(png);
     assert.equal(files.length, 1, `${colorType}/${bitDepth}`);
-    const expected = colorType === 3
-      ? [...values].flatMap((index) => [...PALETTE.subarray(index * 3, index * 3 + 3)])
-      : [...values].map((value) => (value * 255) / (levels - 1));
-    assert.deepEqual(files[0]!.data, asWritten(files[0]!.kind, Uint8Array.from(expected), colorType === 3 ? 3 : 1), `colour type ${colorType}, ${bitDepth} bits`);
+    const expected =
+      colorType === 3
+        ? [...values].flatMap((index) => [...PALETTE.subarray(index * 3, index * 3 + 3)])
+        : [...values].map((value) => (value * 255) / (levels - 1));
+    assert.deepEqual(
+      files[0]!.data,
+      asWritten(files[0]!.kind, Uint8Array.from(expected), colorType === 3 ? 3 : 1),
+      `colour type ${colorType}, ${bitDepth} bits`,
+    );
   }
 });
 

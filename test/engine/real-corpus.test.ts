@@ -18,7 +18,9 @@ import { sourceAnchors, sourceWords, words } from '../support/source-words.js';
 
 const REAL = path.join(FIXTURES, 'real');
 const DOCUMENTS = [
-  ...readdirSync(REAL).filter((name) => name.endsWith('.md') && name !== 'README.md').map((name) => path.join(REAL, name)),
+  ...readdirSync(REAL)
+    .filter((name) => name.endsWith('.md') && name !== 'README.md')
+    .map((name) => path.join(REAL, name)),
   path.join(FIXTURES, 'commander-readme.md'),
   path.join(FIXTURES, 'webcrypto/webcrypto.md'),
 ];
@@ -45,7 +47,9 @@ describe(`real documents (${DOCUMENTS.length})`, () => {
       assert.deepEqual(lost, [], 'words of the source missing from the PDF text');
 
       const anchors = sourceAnchors(markdown);
-      const unresolved = warnings.flatMap((warning) => /^link to #(.+) has no matching heading or anchor$/.exec(warning)?.slice(1) ?? []).filter((anchor) => anchors.has(anchor));
+      const unresolved = warnings
+        .flatMap((warning) => /^link to #(.+) has no matching heading or anchor$/.exec(warning)?.slice(1) ?? [])
+        .filter((anchor) => anchors.has(anchor));
       assert.deepEqual(unresolved, [], 'links whose targets the source defines');
 
       const boxed = (await boxedCharacters(pdf)).filter(({ text }) => [...text].some(someFontHas));

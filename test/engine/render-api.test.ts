@@ -1,8 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  EmptyDocumentError, FrontMatterError, InvalidOptionError, PageLimitError, RenderTimeoutError,
-  RendererBoundError, ResourceError, render,
+  EmptyDocumentError,
+  FrontMatterError,
+  InvalidOptionError,
+  PageLimitError,
+  RenderTimeoutError,
+  RendererBoundError,
+  ResourceError,
+  render,
 } from '../../engine/index.js';
 import { pdfinfo, pdftotext } from '../support/pdf-tools.js';
 
@@ -26,9 +32,18 @@ describe('render()', () => {
   });
 
   it('should refuse unknown feature switches, naming the key', async () => {
-    await assert.rejects(render('x', { features: { smartTypography: false } }), (error: unknown) => error instanceof InvalidOptionError && error.key === 'features.smartTypography');
-    await assert.rejects(render('x', { features: { tasks: 'yes' } }), (error: unknown) => error instanceof InvalidOptionError && error.key === 'features.tasks');
-    await assert.rejects(render('x', { features: { theme: 'sepia' } }), (error: unknown) => error instanceof InvalidOptionError && error.key === 'features.theme');
+    await assert.rejects(
+      render('x', { features: { smartTypography: false } }),
+      (error: unknown) => error instanceof InvalidOptionError && error.key === 'features.smartTypography',
+    );
+    await assert.rejects(
+      render('x', { features: { tasks: 'yes' } }),
+      (error: unknown) => error instanceof InvalidOptionError && error.key === 'features.tasks',
+    );
+    await assert.rejects(
+      render('x', { features: { theme: 'sepia' } }),
+      (error: unknown) => error instanceof InvalidOptionError && error.key === 'features.theme',
+    );
   });
 
   it('should refuse an empty document and a malformed language', async () => {
@@ -38,13 +53,19 @@ describe('render()', () => {
   });
 
   it('should report invalid YAML front matter with its line', async () => {
-    await assert.rejects(render('---\ntitle: [unclosed\n---\n\nText'), (error: unknown) => error instanceof FrontMatterError && /front matter/.test(error.message));
+    await assert.rejects(
+      render('---\ntitle: [unclosed\n---\n\nText'),
+      (error: unknown) => error instanceof FrontMatterError && /front matter/.test(error.message),
+    );
     await assert.rejects(render('---\ntheme: sepia\n---\n\nText'), FrontMatterError);
   });
 
   it('should stop at the page limit, saying how far it got', async () => {
     const long = Array.from({ length: 400 }, (_, i) => `Paragraph ${i} with enough words to take a line or two of the page.`).join('\n\n');
-    await assert.rejects(render(long, { limits: { maxPages: 2 } }), (error: unknown) => error instanceof PageLimitError && error.limit === 2 && error.pagesReached === 3);
+    await assert.rejects(
+      render(long, { limits: { maxPages: 2 } }),
+      (error: unknown) => error instanceof PageLimitError && error.limit === 2 && error.pagesReached === 3,
+    );
   });
 
   it('should stop with RenderTimeoutError when its signal aborts', async () => {
@@ -53,11 +74,17 @@ describe('render()', () => {
 
   it('should refuse nesting past the depth bound before parsing', async () => {
     await assert.rejects(render('>'.repeat(5000) + ' deep'), (error: unknown) => error instanceof RendererBoundError && error.bound === 'DepthLimit');
-    await assert.rejects(render(Array.from({ length: 200 }, (_, i) => `${'  '.repeat(i)}- item`).join('\n')), (error: unknown) => error instanceof RendererBoundError && error.bound === 'DepthLimit');
+    await assert.rejects(
+      render(Array.from({ length: 200 }, (_, i) => `${'  '.repeat(i)}- item`).join('\n')),
+      (error: unknown) => error instanceof RendererBoundError && error.bound === 'DepthLimit',
+    );
   });
 
   it('should refuse more elements than the element bound', async () => {
-    await assert.rejects(render('a *b* '.repeat(2000), { limits: { bounds: { maxElements: 1000 } } }), (error: unknown) => error instanceof RendererBoundError && error.bound === 'ElementLimit');
+    await assert.rejects(
+      render('a *b* '.repeat(2000), { limits: { bounds: { maxElements: 1000 } } }),
+      (error: unknown) => error instanceof RendererBoundError && error.bound === 'ElementLimit',
+    );
   });
 
   it('should draw data: URI images and count them', async () => {

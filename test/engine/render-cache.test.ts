@@ -91,7 +91,10 @@ describe('render cache', () => {
     assert.ok(cache.blocks.counts.reused >= 15, `${cache.blocks.counts.reused} blocks reused`);
     assert.ok(Buffer.from(cached.pdf).equals(Buffer.from((await renderFiles(edited, options)).pdf)));
     // The second file's structure follows the first's new elements, in its own Part.
-    assert.match(await structureText(cached.pdf), /"A paragraph with a "\n\s+Link \(inline\)[\s\S]*BlockQuote[\s\S]*\n {2}Part\n {4}H1 \(block\)\n\s+"Kitchen sink"/);
+    assert.match(
+      await structureText(cached.pdf),
+      /"A paragraph with a "\n\s+Link \(inline\)[\s\S]*BlockQuote[\s\S]*\n {2}Part\n {4}H1 \(block\)\n\s+"Kitchen sink"/,
+    );
   });
 
   it('should lay out only the blocks an edit changed and compress only the pages it changed', async () => {

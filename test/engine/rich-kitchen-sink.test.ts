@@ -19,7 +19,19 @@ describe('the rich kitchen sink, in both themes', () => {
       assert.deepEqual(resources.failed, []);
       await qpdfCheck(pdf);
       const text = await pdftotext(pdf);
-      for (const words of ['Write Markdown', 'Tagged PDF', 'Typesetting', 'greet', 'The area of a circle', '👍🏽', '🚀', 'highlighted', 'Details stay open in print', 'Hidden on the web', 'ISBN 978-0-201-37962-4']) {
+      for (const words of [
+        'Write Markdown',
+        'Tagged PDF',
+        'Typesetting',
+        'greet',
+        'The area of a circle',
+        '👍🏽',
+        '🚀',
+        'highlighted',
+        'Details stay open in print',
+        'Hidden on the web',
+        'ISBN 978-0-201-37962-4',
+      ]) {
         assert.ok(text.includes(words), `"${words}" missing from the ${theme} text`);
       }
       const tree = await structureText(pdf);
@@ -28,7 +40,10 @@ describe('the rich kitchen sink, in both themes', () => {
       const raw = Buffer.from(pdf).toString('latin1');
       assert.match(raw, /\/Alt \(e\^\{i\\\\pi\} \+ 1 = 0\)/);
       // Only the PNG is a raster (with its soft mask): formulas, diagrams, barcodes, emoji and the SVG logo are vectors.
-      const images = execFileSync('pdfimages', ['-list', pdfFile(pdf)], { encoding: 'utf8' }).trim().split('\n').slice(2);
+      const images = execFileSync('pdfimages', ['-list', pdfFile(pdf)], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .slice(2);
       assert.equal(images.filter((line) => line.trim().split(/\s+/)[2] === 'image').length, 1, images.join('\n'));
       const page = await pixel(pdf, 5, 5);
       if (theme === 'dark') assert.ok(page.every((channel) => channel < 40));

@@ -12,7 +12,30 @@ describe('tagged structure', () => {
     const markdown = `${fixture('kitchen-sink.md')}\n\n![A red dot](${PNG_1x1} "The caption")\n`;
     const { pdf } = await render(markdown);
     const tree = await structureText(pdf);
-    for (const role of ['Document', 'H1', 'H2', 'P', 'L', 'LI', 'Lbl', 'LBody', 'Table', 'THead', 'TBody', 'TR', 'TH', 'TD', 'Link', 'Code', 'BlockQuote', 'Note', 'Figure', 'Caption', 'TOC', 'TOCI']) {
+    for (const role of [
+      'Document',
+      'H1',
+      'H2',
+      'P',
+      'L',
+      'LI',
+      'Lbl',
+      'LBody',
+      'Table',
+      'THead',
+      'TBody',
+      'TR',
+      'TH',
+      'TD',
+      'Link',
+      'Code',
+      'BlockQuote',
+      'Note',
+      'Figure',
+      'Caption',
+      'TOC',
+      'TOCI',
+    ]) {
       assert.match(tree, new RegExp(`^\\s*${role}\\b`, 'm'), `no ${role} element`);
     }
     const info = await pdfinfo(pdf);

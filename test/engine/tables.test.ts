@@ -12,13 +12,32 @@ const UPRIGHT = pageGeometry(DEFAULT_DESIGN);
 const TURNED = landscape(UPRIGHT);
 
 const WEBCRYPTO = fixture('webcrypto/webcrypto.md');
-const MATRIX_HEADER = ['Algorithm', 'generateKey', 'exportKey', 'importKey', 'encrypt', 'decrypt', 'wrapKey', 'unwrapKey', 'deriveBits', 'deriveKey', 'sign', 'verify', 'digest'];
+const MATRIX_HEADER = [
+  'Algorithm',
+  'generateKey',
+  'exportKey',
+  'importKey',
+  'encrypt',
+  'decrypt',
+  'wrapKey',
+  'unwrapKey',
+  'deriveBits',
+  'deriveKey',
+  'sign',
+  'verify',
+  'digest',
+];
 
 /** The words of every cell of the Markdown tables in a document, markup left out. */
 function tableWords(markdown: string): string[] {
   const rows = markdown.split('\n').filter((line) => line.startsWith('|') && !/^\|[\s|:-]+\|$/.test(line));
   const cells = rows.flatMap((line) => line.slice(1, -1).split('|'));
-  const text = cells.map((cell) => cell.replace(/<span[^>]*><\/span>/g, '').replace(/\[\^\d+\]/g, '').replaceAll('`', ''));
+  const text = cells.map((cell) =>
+    cell
+      .replace(/<span[^>]*><\/span>/g, '')
+      .replace(/\[\^\d+\]/g, '')
+      .replaceAll('`', ''),
+  );
   return [...new Set(text.flatMap((cell) => cell.trim().split(/\s+/)).filter(Boolean))];
 }
 
@@ -68,7 +87,11 @@ function firstTable(tree: string): string {
 function wideTable(columns: number, rows: number, cell: (row: number, column: number) => string): string {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   const indexes = Array.from({ length: columns }, (_, column) => column);
-  return [line(indexes.map((column) => `Col${column}`)), `|${'---|'.repeat(columns)}`, ...Array.from({ length: rows }, (_, row) => line(indexes.map((column) => cell(row, column))))].join('\n');
+  return [
+    line(indexes.map((column) => `Col${column}`)),
+    `|${'---|'.repeat(columns)}`,
+    ...Array.from({ length: rows }, (_, row) => line(indexes.map((column) => cell(row, column)))),
+  ].join('\n');
 }
 
 describe('tables that never overflow and never cut a word without a hyphen', () => {
@@ -90,7 +113,8 @@ describe('tables that never overflow and never cut a word without a hyphen', () 
     const sizes = await pageSizes(webcrypto.pdf);
     const turned = sizes.flatMap((size, index) => (size.width > size.height ? [index + 1] : []));
     const withMatrix = [];
-    for (const number of turned) if (new RegExp(MATRIX_HEADER.join('\\s+')).test(await pdftotext(webcrypto.pdf, { first: number, last: number, layout: true }))) withMatrix.push(number);
+    for (const number of turned)
+      if (new RegExp(MATRIX_HEADER.join('\\s+')).test(await pdftotext(webcrypto.pdf, { first: number, last: number, layout: true }))) withMatrix.push(number);
     assert.equal(withMatrix.length, 1, 'the matrix on one landscape page');
     const page = withMatrix[0]!;
     assert.deepEqual(sizes[page - 1], { width: 841.89, height: 595.276, rotation: 0 }, 'A4 turned: a landscape MediaBox, not /Rotate');
@@ -101,7 +125,10 @@ describe('tables that never overflow and never cut a word without a hyphen', () 
     assert.match(text, new RegExp(MATRIX_HEADER.join('\\s+')), 'the header row reads left to right');
     const algorithms = ["'RSASSA-PKCS1-v1_5'", "'RSA-PSS'", "'Ed25519'", "'X448'", "'AES-KW'", "'PBKDF2'", "'SHA-1'", "'SHA-512'"];
     const positions = algorithms.map((name) => text.indexOf(name));
-    assert.ok(positions.every((position, i) => position >= 0 && (i === 0 || position > positions[i - 1]!)), `rows in order: ${positions}`);
+    assert.ok(
+      positions.every((position, i) => position >= 0 && (i === 0 || position > positions[i - 1]!)),
+      `rows in order: ${positions}`,
+    );
     assert.equal(text.trim().split('\n').at(-1)!.trim(), String(page), 'the page number in its foot');
     assert.match(await pdftotext(webcrypto.pdf, { first: page - 1, last: page - 1 }), /Algorithm matrix\s+The table details/);
     assert.match(await pdftotext(webcrypto.pdf, { first: page + 1, last: page + 1 }), /^Class: Crypto/);
@@ -112,19 +139,54 @@ describe('tables that never overflow and never cut a word without a hyphen', () 
 
     const cells = [...firstTable(await structureText(webcrypto.pdf)).matchAll(/"([^"]*)"/g)].map((match) => match[1]);
     assert.deepEqual(cells.slice(0, 13), MATRIX_HEADER, 'the tagged header row');
-    assert.deepEqual(cells.filter((cell) => cell!.startsWith("'")), ["'RSASSA-PKCS1-v1_5'", "'RSA-PSS'", "'RSA-OAEP'", "'ECDSA'", "'Ed25519'", "'Ed448'", "'ECDH'", "'X25519'", "'X448'", "'AES-CTR'", "'AES-CBC'", "'AES-GCM'", "'AES-KW'", "'HMAC'", "'HKDF'", "'PBKDF2'", "'SHA-1'", "'SHA-256'", "'SHA-384'", "'SHA-512'"], 'the tagged rows in order');
+    assert.deepEqual(
+      cells.filter((cell) => cell!.startsWith("'")),
+      [
+        "'RSASSA-PKCS1-v1_5'",
+        "'RSA-PSS'",
+        "'RSA-OAEP'",
+        "'ECDSA'",
+        "'Ed25519'",
+        "'Ed448'",
+        "'ECDH'",
+        "'X25519'",
+        "'X448'",
+        "'AES-CTR'",
+        "'AES-CBC'",
+        "'AES-GCM'",
+        "'AES-KW'",
+        "'HMAC'",
+        "'HKDF'",
+        "'PBKDF2'",
+        "'SHA-1'",
+        "'SHA-256'",
+        "'SHA-384'",
+        "'SHA-512'",
+      ],
+      'the tagged rows in order',
+    );
   });
 
   it('should set a table too wide even for a landscape page smaller, with a warning, and draw nothing past the content box', async () => {
     const { pdf, warnings } = await render(`Before the table.\n\n${wideTable(60, 4, (row, column) => `r${row}c${column}`)}\n\nAfter the table.\n`);
     assert.deepEqual(warnings, ['a table of 60 columns is too wide for a landscape page at 7 pt: set at 5 pt, its longest words cut to the columns']);
-    assert.deepEqual((await pageSizes(pdf)).map((size) => size.width > size.height), [false, true, false]);
+    assert.deepEqual(
+      (await pageSizes(pdf)).map((size) => size.width > size.height),
+      [false, true, false],
+    );
     assert.deepEqual(await wordsOutsideContent(pdf), []);
     const words = await extractedWords(pdf);
-    assert.ok(['Col0', 'Col59', 'r0c0', 'r3c59'].every((word) => words.has(word)), 'cut words still extract whole');
+    assert.ok(
+      ['Col0', 'Col59', 'r0c0', 'r3c59'].every((word) => words.has(word)),
+      'cut words still extract whole',
+    );
 
     const crowded = await render(`${wideTable(300, 2, (row, column) => `r${row}c${column}`)}\n`);
-    assert.deepEqual(crowded.warnings, ['a table of 300 columns is too wide for a landscape page at 7 pt: set at 1.2 pt, its longest words cut to the columns'], 'below 5 pt only when not even one em a column would fit');
+    assert.deepEqual(
+      crowded.warnings,
+      ['a table of 300 columns is too wide for a landscape page at 7 pt: set at 1.2 pt, its longest words cut to the columns'],
+      'below 5 pt only when not even one em a column would fit',
+    );
     assert.deepEqual(await wordsOutsideContent(crowded.pdf), []);
   });
 
@@ -166,7 +228,10 @@ describe('tables that never overflow and never cut a word without a hyphen', () 
   it('should carry a heading kept with a wide table onto its landscape page, and set a wide table opening a list item there too', async () => {
     const table = wideTable(16, 2, (row, column) => `entry${row}x${column}`);
     const { pdf } = await render(`# Report\n\nOpening paragraph.\n\n## Matrix\n\n${table}\n\n- ${table.replaceAll('\n', '\n  ')}\n\nClosing paragraph.\n`);
-    assert.deepEqual((await pageSizes(pdf)).map((size) => size.width > size.height), [false, true, false]);
+    assert.deepEqual(
+      (await pageSizes(pdf)).map((size) => size.width > size.height),
+      [false, true, false],
+    );
     assert.match(await pdftotext(pdf, { first: 1, last: 1 }), /^Report\s+Opening paragraph\.\s+1\s*$/);
     assert.match(await pdftotext(pdf, { first: 2, last: 2 }), /^Matrix\s+Col0\s+Col1[\s\S]*entry1x15[\s\S]*Col0[\s\S]*entry1x15\s+2\s*$/);
     assert.match(await pdftotext(pdf, { first: 3, last: 3 }), /^Closing paragraph\./);
@@ -176,7 +241,10 @@ describe('tables that never overflow and never cut a word without a hyphen', () 
     const { pdf, warnings } = await render(`A claim.[^1]\n\n[^1]: ${wideTable(20, 1, (_, column) => `note${column}`).replaceAll('\n', '\n    ')}\n`);
     assert.deepEqual(warnings.length, 1);
     assert.match(warnings[0]!, /^a table of 20 columns is too wide for the page at 7 pt: set at [\d.]+ pt/);
-    assert.deepEqual((await pageSizes(pdf)).map((size) => size.width > size.height), [false]);
+    assert.deepEqual(
+      (await pageSizes(pdf)).map((size) => size.width > size.height),
+      [false],
+    );
     assert.ok((await extractedWords(pdf)).has('note19'));
     assert.deepEqual(await wordsOutsideContent(pdf), []);
   });

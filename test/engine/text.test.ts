@@ -6,7 +6,11 @@ import { pdffonts, pdftotext, qpdfCheck } from '../support/pdf-tools.js';
 import { pageTextItems } from '../support/pdfjs.js';
 import { uncompressed } from '../support/pdf-content.js';
 
-const words = (text: string) => text.replace(/[^\p{L}\p{N}]+/gu, ' ').trim().split(/\s+/);
+const words = (text: string) =>
+  text
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .split(/\s+/);
 
 describe('text in the PDF', () => {
   it('should extract in reading order, ligatures as their letters', async () => {
@@ -79,7 +83,7 @@ describe('text in the PDF', () => {
     assert.doesNotMatch(text, /\u21aa/);
     assert.equal(words(text).filter((word) => word === 'word').length, 40);
   });
-  it('should draw a paragraph\'s lines and a code line\'s coloured tokens in one text object, setting only what changes', async () => {
+  it("should draw a paragraph's lines and a code line's coloured tokens in one text object, setting only what changes", async () => {
     const paragraph = 'Every line of this paragraph is drawn in the same text object. '.repeat(6);
     const { pdf } = await render(`${paragraph}\n\n\`\`\`js\nconst answer = "forty-two"; // a comment\n\`\`\``);
     const content = await uncompressed(pdf);

@@ -24,7 +24,11 @@ describe('the title block and the contents', () => {
     assert.deepEqual([...headings[0]!.keys()], [1], 'the title is the first H1, on page 1');
     const synopsisPage = [...headings[1]!.keys()][0]!;
     assert.ok(synopsisPage > 1, 'Synopsis follows the contents');
-    assert.match(await pdftotext(pdf, { first: synopsisPage, last: synopsisPage }), /Synopsis\npandoc \[options\] \[input-file\]/, "Synopsis' text stays with its heading");
+    assert.match(
+      await pdftotext(pdf, { first: synopsisPage, last: synopsisPage }),
+      /Synopsis\npandoc \[options\] \[input-file\]/,
+      "Synopsis' text stays with its heading",
+    );
     assert.ok(!/^Pandoc User's Guide$/m.test(await pdftotext(pdf, { first: 2 })), 'the title is printed once');
   });
 
@@ -57,7 +61,10 @@ describe('the title block and the contents', () => {
     const { uncompressed } = await import('../support/pdf-content.js');
     const { glyphCodes } = await import('../support/marked-lines.js');
     const artifactRuns = [...(await uncompressed(pdf)).matchAll(/\/Artifact BMC[^E]*?\[([^\]]*)\] TJ/g)];
-    assert.ok(artifactRuns.some((run) => glyphCodes(run[1]!).length >= 20), 'a run of leader dots drawn as an artifact');
+    assert.ok(
+      artifactRuns.some((run) => glyphCodes(run[1]!).length >= 20),
+      'a run of leader dots drawn as an artifact',
+    );
   });
 
   it('should print a leading H1 that repeats the title once, in the title block, under its anchor', async () => {
@@ -65,7 +72,10 @@ describe('the title block and the contents', () => {
     const text = await pdftotext(pdf);
     assert.equal(text.split('Kitchen sink').length - 1, 1, 'the title once, and not in the contents');
     const { links } = await import('../support/pdfjs.js');
-    assert.ok((await links(pdf)).some((link) => link.dest === 'kitchen-sink'), 'the link to the H1 goes to the title');
+    assert.ok(
+      (await links(pdf)).some((link) => link.dest === 'kitchen-sink'),
+      'the link to the H1 goes to the title',
+    );
   });
 
   it('should leave no contents entry alone at the foot of a page or the head of the next', async () => {
@@ -73,14 +83,24 @@ describe('the title block and the contents', () => {
     for (let sections = 36; sections <= 40; sections++) {
       const body = Array.from({ length: sections }, (_, index) => `## Entry ${index + 1}\n\nBody.\n`).join('\n');
       const { pdf } = await render(`---\ntoc: true\n---\n\n${body}`);
-      const entriesOn = async (page: number) => (await pdftotext(pdf, { first: page, last: page, layout: true })).split('\n').filter((line) => /^Entry \d+\s+\d+$/.test(line.trim())).length;
+      const entriesOn = async (page: number) =>
+        (await pdftotext(pdf, { first: page, last: page, layout: true })).split('\n').filter((line) => /^Entry \d+\s+\d+$/.test(line.trim())).length;
       counts.push([await entriesOn(1), await entriesOn(2)]);
     }
-    assert.ok(counts.some(([, second]) => second > 0), `the contents run over a page: ${JSON.stringify(counts)}`);
-    assert.ok(counts.every(([first, second]) => first !== 1 && second !== 1), JSON.stringify(counts));
+    assert.ok(
+      counts.some(([, second]) => second > 0),
+      `the contents run over a page: ${JSON.stringify(counts)}`,
+    );
+    assert.ok(
+      counts.every(([first, second]) => first !== 1 && second !== 1),
+      JSON.stringify(counts),
+    );
   });
 
   it('should refuse a toc_depth that is not a level, naming it', async () => {
-    await assert.rejects(render('---\ntoc: true\ntoc_depth: 9\n---\n\n# A'), (error: unknown) => error instanceof FrontMatterError && /toc_depth/.test(error.message));
+    await assert.rejects(
+      render('---\ntoc: true\ntoc_depth: 9\n---\n\n# A'),
+      (error: unknown) => error instanceof FrontMatterError && /toc_depth/.test(error.message),
+    );
   });
 });

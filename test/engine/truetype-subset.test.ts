@@ -71,7 +71,11 @@ describe('TrueType subsets', () => {
   });
 
   it("should read every glyph's advance width as fontkit does, and the glyphs past the long metrics fontkit cannot", () => {
-    for (const name of ['source-serif-4/SourceSerif4_400Regular.ttf', 'jetbrains-mono/JetBrainsMono_700Bold.ttf', 'noto-sans-arabic/NotoSansArabic_400Regular.ttf']) {
+    for (const name of [
+      'source-serif-4/SourceSerif4_400Regular.ttf',
+      'jetbrains-mono/JetBrainsMono_700Bold.ttf',
+      'noto-sans-arabic/NotoSansArabic_400Regular.ttf',
+    ]) {
       const font = open(fontFile(name));
       const advance = advanceWidths(font)!;
       let answered = 0;

@@ -109,7 +109,9 @@ function checkBooks(dbFile: string, books: Map<string, Books>, deliveredKeys: { 
     assert.equal(open.n, 0, `point ${point}: open reservations returned at start-up`);
     const inProgress = db.prepare(`SELECT COUNT(*) AS n FROM idempotency_keys WHERE state = 'in_progress'`).get() as { n: number };
     assert.equal(inProgress.n, 0, `point ${point}: keys in progress released at start-up`);
-    const unrecorded = db.prepare(`SELECT COUNT(*) AS n FROM reservations WHERE state = 'charged' AND (pages IS NULL OR settled_at IS NULL)`).get() as { n: number };
+    const unrecorded = db.prepare(`SELECT COUNT(*) AS n FROM reservations WHERE state = 'charged' AND (pages IS NULL OR settled_at IS NULL)`).get() as {
+      n: number;
+    };
     assert.equal(unrecorded.n, 0, `point ${point}: every charge has its delivery record`);
     const periods = db
       .prepare(

@@ -98,10 +98,23 @@ function ledger(dbFile: string, accountId: string): Ledger {
   const db = new Database(dbFile, { readonly: true });
   try {
     const count = (state: string) =>
-      (db.prepare(`SELECT COUNT(*) AS n FROM reservations r JOIN periods p ON p.id = r.period_id WHERE p.account_id = ? AND r.state = ?`).get(accountId, state) as { n: number }).n;
-    const period = db.prepare('SELECT COALESCE(SUM(used), 0) AS used, COALESCE(SUM(reserved), 0) AS reserved FROM periods WHERE account_id = ?').get(accountId) as { used: number; reserved: number };
+      (
+        db
+          .prepare(`SELECT COUNT(*) AS n FROM reservations r JOIN periods p ON p.id = r.period_id WHERE p.account_id = ? AND r.state = ?`)
+          .get(accountId, state) as { n: number }
+      ).n;
+    const period = db
+      .prepare('SELECT COALESCE(SUM(used), 0) AS used, COALESCE(SUM(reserved), 0) AS reserved FROM periods WHERE account_id = ?')
+      .get(accountId) as { used: number; reserved: number };
     const keys = (db.prepare(`SELECT COUNT(*) AS n FROM idempotency_keys WHERE account_id = ? AND state = 'in_progress'`).get(accountId) as { n: number }).n;
-    return { charged: count('charged'), returned: count('returned'), reserved: count('reserved'), used: period.used, periodReserved: period.reserved, keysInProgress: keys };
+    return {
+      charged: count('charged'),
+      returned: count('returned'),
+      reserved: count('reserved'),
+      used: period.used,
+      periodReserved: period.reserved,
+      keysInProgress: keys,
+    };
   } finally {
     db.close();
   }

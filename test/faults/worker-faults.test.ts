@@ -22,9 +22,9 @@ describe('render workers failing among ordinary renders', () => {
 
   before(async () => {
     service = await startInProcess({ workers: 2, workerMemoryMb: 128 });
-    [account] = (await createAccounts(service.dbFile, [
-      { plan: 'scale', overrides: { requests_per_min: 100_000, concurrency: 100, timeout_s: 8 } },
-    ])) as [SuiteAccount];
+    [account] = (await createAccounts(service.dbFile, [{ plan: 'scale', overrides: { requests_per_min: 100_000, concurrency: 100, timeout_s: 8 } }])) as [
+      SuiteAccount,
+    ];
   });
 
   after(async () => {

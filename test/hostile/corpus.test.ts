@@ -59,7 +59,10 @@ describe(`hostile corpus (${cases.length} of ${manifest.cases.length} cases)`, (
   before(async () => {
     service = await spawnService({ env: { QUIRE_WORKER_MEMORY_MB: String(manifest.workerMemoryMb) } });
     const overrides = { requests_per_min: 1_000_000, concurrency: 10, documents: 1_000_000, timeout_s: manifest.renderSeconds };
-    const [pro, free] = await createAccounts(service.dbFile, [{ plan: 'pro', overrides }, { plan: 'free', overrides }]);
+    const [pro, free] = await createAccounts(service.dbFile, [
+      { plan: 'pro', overrides },
+      { plan: 'free', overrides },
+    ]);
     Object.assign(accounts, { pro, free });
   });
 
@@ -152,10 +155,6 @@ function pick(answer: Answer, wanted: Answer): Answer {
 }
 
 async function stillServes(port: number, key: string): Promise<void> {
-  const next = await rawRequest(
-    port,
-    { headers: [`Authorization: Bearer ${key}`, 'Content-Type: text/markdown'], body: Buffer.from('# Still here') },
-    30_000,
-  );
+  const next = await rawRequest(port, { headers: [`Authorization: Bearer ${key}`, 'Content-Type: text/markdown'], body: Buffer.from('# Still here') }, 30_000);
   assert.equal(next.status, 200, 'the service answers the next request');
 }

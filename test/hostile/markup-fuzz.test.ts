@@ -44,6 +44,8 @@ describe(`fuzzing the SVG and HTML readers (${RUNS} documents, seed ${SEED})`, (
       assert.ok(run.maxRssBytes < MEMORY_CEILING_MB * MIB, `peak RSS ${Math.round(run.maxRssBytes / MIB)} MB (seed ${SEED})`);
     }
     const seconds = (performance.now() - started) / 1000;
-    console.log(`fuzz: ${RUNS} documents, seed ${SEED}, ${seconds.toFixed(1)} s (${(RUNS / seconds).toFixed(1)} documents/s), peak RSS ${Math.round(peakRss / MIB)} MB, nothing opened or connected; ${JSON.stringify(Object.fromEntries(outcomes))}`);
+    console.log(
+      `fuzz: ${RUNS} documents, seed ${SEED}, ${seconds.toFixed(1)} s (${(RUNS / seconds).toFixed(1)} documents/s), peak RSS ${Math.round(peakRss / MIB)} MB, nothing opened or connected; ${JSON.stringify(Object.fromEntries(outcomes))}`,
+    );
   });
 });

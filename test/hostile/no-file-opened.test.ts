@@ -35,13 +35,19 @@ describe('the renderer under strace', () => {
     const documents = [...linkAttackCorpus(folder, targets), ...hostileDocuments()];
     const started = performance.now();
     const run = await tracedRender(documents, folder);
-    console.log(`traced: ${documents.length} documents in ${Math.round(performance.now() - started)} ms, peak RSS ${Math.round(run.maxRssBytes / MIB)} MB, ${run.opened.size} files opened`);
+    console.log(
+      `traced: ${documents.length} documents in ${Math.round(performance.now() - started)} ms, peak RSS ${Math.round(run.maxRssBytes / MIB)} MB, ${run.opened.size} files opened`,
+    );
     assert.deepEqual(run.forbidden, [], 'files opened that the renderer was not given');
     for (const file of targets.files) assert.equal(run.opened.has(file), false, `${file} was opened`);
     assert.deepEqual(run.connects, [], 'connections attempted');
     assert.equal(run.failure, null, 'the renderer finished');
     assert.ok(run.maxRssBytes < MEMORY_CEILING_MB * MIB, `peak RSS ${Math.round(run.maxRssBytes / MIB)} MB`);
     assert.equal(run.outcomes.length, documents.length, 'every document was answered');
-    assert.deepEqual(run.outcomes.filter(({ outcome }) => outcome.startsWith('untyped')), [], 'every refusal is a typed error');
+    assert.deepEqual(
+      run.outcomes.filter(({ outcome }) => outcome.startsWith('untyped')),
+      [],
+      'every refusal is a typed error',
+    );
   });
 });

@@ -68,7 +68,15 @@ const FEATURES = ['mermaid', 'math', 'theme', 'images', 'html_blocks', 'embed_so
 
 /** JSON objects built around the request's own fields (right, wrong and unknown), and raw bytes. */
 function requestBody(): fc.Arbitrary<{ body: string | Uint8Array; contentType: string | undefined }> {
-  const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.double(), fc.array(fc.string(), { maxLength: 3 }), fc.jsonValue({ maxDepth: 3 }));
+  const value = fc.oneof(
+    fc.string(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.double(),
+    fc.array(fc.string(), { maxLength: 3 }),
+    fc.jsonValue({ maxDepth: 3 }),
+  );
   const features = fc.dictionary(fc.constantFrom(...FEATURES), fc.oneof(fc.boolean(), fc.constantFrom('light', 'dark'), value), { maxKeys: 4 });
   const fields = fc.record(
     {
@@ -114,12 +122,23 @@ function markdownDocument(): fc.Arbitrary<{ markdown: string; words: string[] }>
     paragraph,
     fc.tuple(fc.integer({ min: 1, max: 6 }), paragraph).map(([level, p]) => ({ text: `${'#'.repeat(level)} ${p.text}`, words: p.words })),
     paragraph.map((p) => ({ text: `> ${p.text}`, words: p.words })),
-    fc.array(paragraph, { minLength: 1, maxLength: 4 }).map((items) => ({ text: items.map((p) => `- ${p.text}`).join('\n'), words: items.flatMap((p) => p.words) })),
-    fc.array(paragraph, { minLength: 1, maxLength: 4 }).map((items) => ({ text: items.map((p, i) => `${i + 1}. ${p.text}`).join('\n'), words: items.flatMap((p) => p.words) })),
-    fc.array(paragraph, { minLength: 1, maxLength: 3 }).map((items) => ({ text: items.map((p, i) => `- [${i % 2 ? 'x' : ' '}] ${p.text}`).join('\n'), words: items.flatMap((p) => p.words) })),
-    fc.array(words, { minLength: 1, maxLength: 4 }).map((lines) => ({ text: `\`\`\`\n${lines.map((l) => l.join(' ')).join('\n')}\n\`\`\``, words: lines.flat() })),
+    fc
+      .array(paragraph, { minLength: 1, maxLength: 4 })
+      .map((items) => ({ text: items.map((p) => `- ${p.text}`).join('\n'), words: items.flatMap((p) => p.words) })),
+    fc
+      .array(paragraph, { minLength: 1, maxLength: 4 })
+      .map((items) => ({ text: items.map((p, i) => `${i + 1}. ${p.text}`).join('\n'), words: items.flatMap((p) => p.words) })),
+    fc
+      .array(paragraph, { minLength: 1, maxLength: 3 })
+      .map((items) => ({ text: items.map((p, i) => `- [${i % 2 ? 'x' : ' '}] ${p.text}`).join('\n'), words: items.flatMap((p) => p.words) })),
+    fc
+      .array(words, { minLength: 1, maxLength: 4 })
+      .map((lines) => ({ text: `\`\`\`\n${lines.map((l) => l.join(' ')).join('\n')}\n\`\`\``, words: lines.flat() })),
     fc.array(fc.tuple(word, word), { minLength: 1, maxLength: 5 }).map((rows) => ({
-      text: `| ${rows[0]![0]} | ${rows[0]![1]} |\n|---|---|\n${rows.slice(1).map(([a, b]) => `| ${a} | ${b} |`).join('\n')}`,
+      text: `| ${rows[0]![0]} | ${rows[0]![1]} |\n|---|---|\n${rows
+        .slice(1)
+        .map(([a, b]) => `| ${a} | ${b} |`)
+        .join('\n')}`,
       words: rows.flat(),
     })),
     fc.tuple(paragraph, paragraph).map(([body, note]) => ({ text: `${body.text}[^n]\n\n[^n]: ${note.text}`, words: [...body.words, ...note.words] })),

@@ -25,7 +25,8 @@ const PROSE = (size: number) => 'Words of ordinary prose, with a [link](https://
 const ADVERSARIAL: Record<string, (size: number) => string> = {
   'nested images': (size) => '!['.repeat(size / 4) + ']'.repeat(size / 4),
   'nested images with spaces and a definition': (size) => '[a b]: https://example.com/x.png\n\n' + '![a  b '.repeat(size / 14) + ']'.repeat(size / 14),
-  'groups of images nested to a label\'s length': (size) => '[x]: https://example.com/x.png\n\n' + `${'![x  '.repeat(160)}${']'.repeat(160)}\n`.repeat(size / 961),
+  "groups of images nested to a label's length": (size) =>
+    '[x]: https://example.com/x.png\n\n' + `${'![x  '.repeat(160)}${']'.repeat(160)}\n`.repeat(size / 961),
   'unclosed images': (size) => '!['.repeat(size / 2),
   'unclosed brackets': (size) => '['.repeat(size),
   'closing brackets': (size) => ']'.repeat(size),
@@ -38,7 +39,10 @@ const ADVERSARIAL: Record<string, (size: number) => string> = {
   'deep lists': (size) => '- '.repeat(size / 2),
   'deep quotes': (size) => '> '.repeat(size / 2),
   'entity storm': (size) => '&amp;&#x41;&#65;'.repeat(size / 16),
-  'backtick runs of growing length': (size) => Array.from({ length: 1400 }, (_, i) => '`'.repeat(i + 1)).join('a').padEnd(size, '`'),
+  'backtick runs of growing length': (size) =>
+    Array.from({ length: 1400 }, (_, i) => '`'.repeat(i + 1))
+      .join('a')
+      .padEnd(size, '`'),
   'unpaired backticks': (size) => '`a'.repeat(size / 2),
   'fence lines': (size) => '```\n~~~\n'.repeat(size / 8),
   'unclosed img tags': (size) => '<img src=x '.repeat(size / 11),
@@ -98,7 +102,10 @@ describe('what runs on a request before admission is linear in its body', () => 
     for (const [name, make] of Object.entries({ ...ADVERSARIAL, 'escape storm': (size: number) => '\\u0041\\n'.repeat(size / 8) })) {
       const body = (size: number) => Buffer.from(JSON.stringify({ markdown: make(size) }));
       const [small, large] = [body(MIB), body(8 * MIB)];
-      const [smallCost, largeCost] = costs(() => readBoundedJson(small), () => readBoundedJson(large));
+      const [smallCost, largeCost] = costs(
+        () => readBoundedJson(small),
+        () => readBoundedJson(large),
+      );
       assertLinear(name, smallCost!, largeCost!);
     }
   });

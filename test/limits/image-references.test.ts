@@ -64,7 +64,14 @@ describe('counting the remote images a document links, before rendering', () => 
   });
 
   it('should stay linear on hostile bracket soup', { timeout: 60_000 }, () => {
-    const hostile = ['![a](http://' + '![a](http://'.repeat(200_000), '![' .repeat(300_000), '![a][' + 'x'.repeat(2_000) + '!['.repeat(200_000), '<img '.repeat(200_000), '`'.repeat(5_000) + '`a'.repeat(200_000), Array.from({ length: 4_000 }, (_, i) => '`'.repeat(i + 1)).join('a')];
+    const hostile = [
+      '![a](http://' + '![a](http://'.repeat(200_000),
+      '!['.repeat(300_000),
+      '![a][' + 'x'.repeat(2_000) + '!['.repeat(200_000),
+      '<img '.repeat(200_000),
+      '`'.repeat(5_000) + '`a'.repeat(200_000),
+      Array.from({ length: 4_000 }, (_, i) => '`'.repeat(i + 1)).join('a'),
+    ];
     for (const markdown of hostile) {
       // Would take minutes if quadratic; a bound of the work, not a timing assertion.
       assert.ok(remoteImageUrls(markdown, { html: true }).size <= 1);

@@ -46,7 +46,11 @@ describe('accounting under concurrency', () => {
       assert.ok((other.status === 409 && other.code === 'idempotency_in_progress') || (other.status === 200 && other.replay), JSON.stringify(other));
     }
     const rows = reservationRows(service.dbFile, account!.id);
-    assert.deepEqual(rows.map((row) => row.state), ['charged'], 'one reservation, charged');
+    assert.deepEqual(
+      rows.map((row) => row.state),
+      ['charged'],
+      'one reservation, charged',
+    );
     assert.equal(usedDocuments(service.dbFile, account!.id), 1);
   });
 
@@ -56,7 +60,10 @@ describe('accounting under concurrency', () => {
       requests_per_min: n % 4 === 0 ? 20 : 10_000,
       concurrency: 1 + (n % 3),
     }));
-    const accounts = await createAccounts(service.dbFile, plans.map((overrides) => ({ plan: 'starter' as const, overrides })));
+    const accounts = await createAccounts(
+      service.dbFile,
+      plans.map((overrides) => ({ plan: 'starter' as const, overrides })),
+    );
     const perAccount = Math.ceil(REQUESTS_ACROSS_ACCOUNTS / ACCOUNTS);
     const started = Date.now();
     const outcomes = await Promise.all(

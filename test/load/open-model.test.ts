@@ -23,7 +23,10 @@ const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/${name
 /** A mix of what people send: notes, a README with code and a table, the kitchen sink, a long table. */
 const MIX: { markdown: string; weight: number }[] = [
   { markdown: '# Meeting notes\n\n- Agree the plan\n- Ship *on time*\n\nThanks, **everyone**.', weight: 5 },
-  { markdown: `# Project\n\n${'Some prose about the project, wrapped over several lines of text. '.repeat(30)}\n\n\`\`\`ts\nexport const answer = 42;\n\`\`\`\n\n| a | b |\n|---|---|\n| 1 | 2 |\n`, weight: 3 },
+  {
+    markdown: `# Project\n\n${'Some prose about the project, wrapped over several lines of text. '.repeat(30)}\n\n\`\`\`ts\nexport const answer = 42;\n\`\`\`\n\n| a | b |\n|---|---|\n| 1 | 2 |\n`,
+    weight: 3,
+  },
   { markdown: fixture('kitchen-sink.md'), weight: 1 },
   { markdown: fixture('table-200.md'), weight: 1 },
 ];

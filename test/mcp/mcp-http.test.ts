@@ -59,11 +59,28 @@ describe('MCP over Streamable HTTP', () => {
     await service.close();
   });
 
-  it('should list render_markdown and get_usage, with the API\'s fields as the input schema and no file path', async () => {
+  it("should list render_markdown and get_usage, with the API's fields as the input schema and no file path", async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name), ['render_markdown', 'get_usage']);
-    const input = tools[0]!.inputSchema as unknown as { properties: Record<string, { properties?: Record<string, unknown> }>; required: string[]; additionalProperties: boolean };
-    assert.deepEqual(Object.keys(input.properties), ['markdown', 'features', 'output', 'upload_url', 'filename', 'sign', 'resources', 'language', 'idempotency_key']);
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      ['render_markdown', 'get_usage'],
+    );
+    const input = tools[0]!.inputSchema as unknown as {
+      properties: Record<string, { properties?: Record<string, unknown> }>;
+      required: string[];
+      additionalProperties: boolean;
+    };
+    assert.deepEqual(Object.keys(input.properties), [
+      'markdown',
+      'features',
+      'output',
+      'upload_url',
+      'filename',
+      'sign',
+      'resources',
+      'language',
+      'idempotency_key',
+    ]);
     assert.deepEqual(input.required, ['markdown']);
     assert.equal(input.additionalProperties, false);
     assert.ok(input.properties.features!.properties!.mermaid_appendix);
@@ -86,8 +103,14 @@ describe('MCP over Streamable HTTP', () => {
     assert.equal(report.credits_used, 1);
     const api = (await (await usage(service, account.key)).json()) as { credits_used: number; keys: { id: string; credits: number }[] };
     assert.equal(api.credits_used, 1);
-    assert.deepEqual(api.keys.map((key) => [key.id, key.credits]), [[account.keyId, 1]]);
-    assert.deepEqual(reservations(service, account.id).map((row) => row.state), ['charged']);
+    assert.deepEqual(
+      api.keys.map((key) => [key.id, key.credits]),
+      [[account.keyId, 1]],
+    );
+    assert.deepEqual(
+      reservations(service, account.id).map((row) => row.state),
+      ['charged'],
+    );
   });
 
   it('should take the same options as the API: features, output json, language', async () => {
@@ -105,18 +128,28 @@ describe('MCP over Streamable HTTP', () => {
     const own = await createAccount(service.store);
     const ownClient = await connect(service, own.key);
     try {
-      const markdown = '---\npaper: letter\nnumber_headings: true\nheader: "{section}"\nfooter:\n  right: "Page {page} of {pages}"\n---\n\n## Scope\n\nText.\n\n\\newpage\n\n## Method\n';
+      const markdown =
+        '---\npaper: letter\nnumber_headings: true\nheader: "{section}"\nfooter:\n  right: "Page {page} of {pages}"\n---\n\n## Scope\n\nText.\n\n\\newpage\n\n## Method\n';
       const result = await call(ownClient, 'render_markdown', { markdown });
       assert.equal(result.isError, undefined);
       const pdf = embeddedPdf(result);
-      assert.deepEqual((await pageSizes(pdf)).map((size) => [size.width, size.height]), [[612, 792], [612, 792]]);
+      assert.deepEqual(
+        (await pageSizes(pdf)).map((size) => [size.width, size.height]),
+        [
+          [612, 792],
+          [612, 792],
+        ],
+      );
       assert.match(await pdftotext(pdf), /1\s+Scope\s+Text\.\s+Page 1 of 2[\s\S]*2\s+Method\s+2\s+Method\s+Page 2 of 2/);
       const refused = await call(ownClient, 'render_markdown', { markdown: '---\norientation: sideways\n---\n\nText.\n' });
       assert.equal(refused.isError, true);
       assert.equal(structured(refused).code, 'render_failed');
       assert.match(String(structured(refused).error), /orientation must be portrait or landscape, not "sideways"/);
       assert.equal(structured(await call(ownClient, 'get_usage', {})).credits_used, 1);
-      assert.deepEqual(reservations(service, own.id).map((row) => row.state), ['charged', 'returned']);
+      assert.deepEqual(
+        reservations(service, own.id).map((row) => row.state),
+        ['charged', 'returned'],
+      );
     } finally {
       await ownClient.close();
     }
@@ -232,7 +265,7 @@ describe('MCP over Streamable HTTP', () => {
     assert.equal((await errorBody(second)).code, 'rate_limited');
   });
 
-  it('should share the account\'s concurrent renders with the API', async () => {
+  it("should share the account's concurrent renders with the API", async () => {
     const gated = await startService({ standIn: true });
     try {
       const single = await createAccount(gated.store, { overrides: { concurrency: 1 } });

@@ -57,7 +57,7 @@ describe('quire mcp (stdio)', () => {
     assert.ok(properties.includes('idempotency_key'));
   });
 
-  it('should write the PDF to the path the client names, relative to the server\'s folder', async () => {
+  it("should write the PDF to the path the client names, relative to the server's folder", async () => {
     const result = await call('render_markdown', { markdown: '# Written by stdio\n\nHello.', path: 'out/../written.pdf' });
     assert.equal(result.isError, undefined, JSON.stringify(result.content));
     const file = path.join(dir, 'written.pdf');
@@ -72,12 +72,15 @@ describe('quire mcp (stdio)', () => {
     assert.match(await pdftotext(Buffer.from(resource.resource.blob, 'base64')), /Embedded/);
   });
 
-  it('should count the renders in the account\'s usage, in the shared database', async () => {
+  it("should count the renders in the account's usage, in the shared database", async () => {
     const report = (await call('get_usage', {})).structuredContent!;
     assert.equal(report.credits_used, 2);
     const usage = await store.usage(account.id);
     assert.equal(usage!.period.used, 2);
-    assert.deepEqual(usage!.keys.map((key) => [key.id, key.credits]), [[account.keyId, 2]]);
+    assert.deepEqual(
+      usage!.keys.map((key) => [key.id, key.credits]),
+      [[account.keyId, 2]],
+    );
   });
 
   it('should refuse a path in a folder that does not exist before spending anything', async () => {
@@ -95,7 +98,10 @@ describe('quire mcp (stdio)', () => {
   });
 
   it('should log JSON lines on stderr only, one per tool call, never the key or the document', () => {
-    const lines = stderr.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.ok(lines.some((line) => line.event === 'mcp_stdio_ready'));
     const calls = lines.filter((line) => line.event === 'tool_call');
     assert.deepEqual(
@@ -120,11 +126,14 @@ describe('quire mcp (stdio)', () => {
       assert.match(error.stderr, /QUIRE_API_KEY/);
       return true;
     });
-    await assert.rejects(run(process.execPath, [MAIN, 'mcp', '--db', dbFile], { env: { ...env, QUIRE_API_KEY: 'quire_wrong' } }), (error: { code: number; stderr: string }) => {
-      assert.equal(error.code, 1);
-      assert.match(error.stderr, /QUIRE_API_KEY: A valid API key is required/);
-      return true;
-    });
+    await assert.rejects(
+      run(process.execPath, [MAIN, 'mcp', '--db', dbFile], { env: { ...env, QUIRE_API_KEY: 'quire_wrong' } }),
+      (error: { code: number; stderr: string }) => {
+        assert.equal(error.code, 1);
+        assert.match(error.stderr, /QUIRE_API_KEY: A valid API key is required/);
+        return true;
+      },
+    );
   });
 });
 
@@ -155,7 +164,12 @@ describe('quire mcp (stdio): the bounded line reader', () => {
       cwd: dir,
     });
     const mcp = new McpProcess(child);
-    await mcp.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'lines', version: '1' } } });
+    await mcp.send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'lines', version: '1' } },
+    });
     assert.equal((await mcp.next()).id, 0);
     await mcp.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return mcp;
@@ -181,10 +195,13 @@ describe('quire mcp (stdio): the bounded line reader', () => {
       const error = refusal.error as { code: number; message: string; data: Record<string, unknown> };
       assert.equal(error.code, -32600);
       assert.match(error.message, /at most 2048 KB/);
-      assert.deepEqual([error.data.code, error.data.reason, error.data.limit], ['payload_too_large', 'body_limit', { name: 'body_kb', value: 2 * KIB, plan: null }]);
+      assert.deepEqual(
+        [error.data.code, error.data.reason, error.data.limit],
+        ['payload_too_large', 'body_limit', { name: 'body_kb', value: 2 * KIB, plan: null }],
+      );
       const listed = await mcp.next();
       assert.equal(listed.id, 2);
-      assert.ok(((listed.result as { tools: unknown[] }).tools).length > 0);
+      assert.ok((listed.result as { tools: unknown[] }).tools.length > 0);
 
       // The line was never held: the process's peak memory rose by far less than the line.
       const peak = mcp.peakMemory();
@@ -194,7 +211,7 @@ describe('quire mcp (stdio): the bounded line reader', () => {
     }
   });
 
-  it('should read a line as long as the HTTP door reads a body, past the SDK reader\'s 10 MiB', async () => {
+  it("should read a line as long as the HTTP door reads a body, past the SDK reader's 10 MiB", async () => {
     const mcp = await startMcp({});
     try {
       const pad = 'b'.repeat(12 * MIB);

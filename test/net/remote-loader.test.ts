@@ -103,7 +103,10 @@ describe('loading remote resources', () => {
     await assert.rejects(loader().load(`${base}/error.png`, context()), failsWith('http_error'));
     const before = server.hits.length;
     await assert.rejects(loader().load(`${base}/moved.png`, context()), failsWith('http_error'));
-    assert.deepEqual(server.hits.slice(before).map((hit) => hit.target), ['/moved.png']);
+    assert.deepEqual(
+      server.hits.slice(before).map((hit) => hit.target),
+      ['/moved.png'],
+    );
   });
 
   it('should stop reading a body at the budget left, and refuse a declared length over it unread', async () => {

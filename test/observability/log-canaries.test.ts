@@ -45,7 +45,11 @@ describe('request log lines and canaries', () => {
 
   before(async () => {
     fx = Fixtures.make();
-    execFileSync('openssl', ['pkcs12', '-export', '-inkey', 'p256.key', '-in', 'p256.pem', '-certfile', 'chain.pem', '-passout', `pass:${canaries.password}`, '-out', 'canary.p12'], { cwd: fx.dir });
+    execFileSync(
+      'openssl',
+      ['pkcs12', '-export', '-inkey', 'p256.key', '-in', 'p256.pem', '-certfile', 'chain.pem', '-passout', `pass:${canaries.password}`, '-out', 'canary.p12'],
+      { cwd: fx.dir },
+    );
     const ca = makeTestCa(['img.example.com', 'storage.example.net']);
     storage = await startTestServer(
       {
@@ -83,15 +87,29 @@ describe('request log lines and canaries', () => {
     const port = storage.port;
     const upload = (file: string) => `https://storage.example.net:${port}/bucket/${file}?X-Amz-Signature=${canaries.uploadSignature}`;
     const statuses = [
-      await send(starter, { markdown: `# ${canaries.heading}\n\n${canaries.document} ![i](https://img.example.com:${port}/${canaries.imagePath}.png)`, filename: `${canaries.filename}.pdf` }, { 'Idempotency-Key': canaries.idempotency }),
-      await send(starter, { markdown: `# ${canaries.heading}\n\n${canaries.document} ![i](https://img.example.com:${port}/${canaries.imagePath}.png)` }, { 'Idempotency-Key': canaries.idempotency }),
+      await send(
+        starter,
+        {
+          markdown: `# ${canaries.heading}\n\n${canaries.document} ![i](https://img.example.com:${port}/${canaries.imagePath}.png)`,
+          filename: `${canaries.filename}.pdf`,
+        },
+        { 'Idempotency-Key': canaries.idempotency },
+      ),
+      await send(
+        starter,
+        { markdown: `# ${canaries.heading}\n\n${canaries.document} ![i](https://img.example.com:${port}/${canaries.imagePath}.png)` },
+        { 'Idempotency-Key': canaries.idempotency },
+      ),
       await send(starter, { markdown: canaries.document, output: 'upload', upload_url: upload('ok.pdf') }),
       await send(starter, { markdown: canaries.document, output: 'upload', upload_url: upload('forbidden.pdf') }),
       await send(starter, { markdown: canaries.document, output: 'upload', upload_url: `http://storage.example.net/${canaries.uploadSignature}` }),
       await send(starter, { markdown: canaries.document, [canaries.field]: true }),
       await send(pro, { markdown: canaries.document, sign: { p12: fx.base64('canary.p12'), password: canaries.password } }),
       await send(pro, { markdown: canaries.document, sign: { p12: fx.base64('canary.p12'), password: canaries.wrongPassword } }),
-      await send(pro, { markdown: canaries.document, sign: { key: fx.text('p256.key'), cert: fx.text('p256.pem'), chain: fx.text('chain.pem'), password: PASSWORD } }),
+      await send(pro, {
+        markdown: canaries.document,
+        sign: { key: fx.text('p256.key'), cert: fx.text('p256.pem'), chain: fx.text('chain.pem'), password: PASSWORD },
+      }),
       await send(undefined, canaries.document, {}, canaries.fakeKey),
     ].map((response) => response.status);
     assert.deepEqual(statuses, [200, 200, 200, 424, 400, 400, 200, 400, 200, 401]);
@@ -101,7 +119,11 @@ describe('request log lines and canaries', () => {
   });
 
   it('should log one JSON line per request, with its id, account, status, code, pages and phase timings', () => {
-    const lines = service.stderr().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = service
+      .stderr()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     for (const line of lines) {
       assert.equal(typeof line.level, 'string');
       assert.match(String(line.time), /^\d{4}-\d\d-\d\dT/);

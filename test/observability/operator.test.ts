@@ -54,7 +54,9 @@ describe('metrics, health and readiness', () => {
     assert.equal((await render(service, account.key, { markdown: '' })).status, 400);
     assert.equal((await render(service, account.key, `${'>'.repeat(100)} deep`)).status, 413);
     const client = new Client({ name: 'metrics-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${account.key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${account.key}` } } }),
+    );
     await client.callTool({ name: 'render_markdown', arguments: { markdown: '# Via MCP' } });
     await client.close();
     const now = await metrics();

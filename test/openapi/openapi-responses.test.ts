@@ -48,7 +48,11 @@ describe('the OpenAPI document against real responses', () => {
   let net: ChildService;
   let dns: DnsStub;
   let storage: TestServer;
-  let document: { openapi: string; paths: Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>; components: { schemas: Record<string, Schema> } };
+  let document: {
+    openapi: string;
+    paths: Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>;
+    components: { schemas: Record<string, Schema> };
+  };
   let starter: TestAccount;
   let pro: TestAccount;
   let sealerNow: number | undefined;
@@ -122,7 +126,10 @@ describe('the OpenAPI document against real responses', () => {
     }
     for (const name of headerNames(response)) {
       if (/^(x-service-|retry-after|www-authenticate|content-disposition)/.test(name)) {
-        assert.ok(Object.keys(documented.headers).some((key) => key.toLowerCase() === name), `${operation} ${status} sent ${name}, not documented`);
+        assert.ok(
+          Object.keys(documented.headers).some((key) => key.toLowerCase() === name),
+          `${operation} ${status} sent ${name}, not documented`,
+        );
       }
     }
     const type = response.headers.get('content-type')!.split(';')[0]!;
@@ -169,21 +176,35 @@ describe('the OpenAPI document against real responses', () => {
   it('should document remote resources, uploads and their failures (served by quire serve)', async () => {
     const account = await createAccount(net.store, { plan: 'starter' });
     const port = storage.port;
-    const lenient = await check('render', await render(net.harness, account.key, {
-      markdown: `![a](https://img.example.com:${port}/dot.png) ![b](https://img.example.com:${port}/gone.png)`,
-      resources: 'lenient',
-    }));
+    const lenient = await check(
+      'render',
+      await render(net.harness, account.key, {
+        markdown: `![a](https://img.example.com:${port}/dot.png) ![b](https://img.example.com:${port}/gone.png)`,
+        resources: 'lenient',
+      }),
+    );
     assert.ok(lenient.pdfBytes);
     await check('render', await render(net.harness, account.key, { markdown: `![b](https://img.example.com:${port}/gone.png)` }));
-    const receipt = await check('render', await render(net.harness, account.key, {
-      markdown: '# Uploaded', output: 'upload', upload_url: `https://storage.example.net:${port}/bucket/ok.pdf?sig=1`,
-    }));
+    const receipt = await check(
+      'render',
+      await render(net.harness, account.key, {
+        markdown: '# Uploaded',
+        output: 'upload',
+        upload_url: `https://storage.example.net:${port}/bucket/ok.pdf?sig=1`,
+      }),
+    );
     assert.equal(receipt.status, 201);
-    const refused = await check('render', await render(net.harness, account.key, {
-      markdown: '# Refused', output: 'upload', upload_url: `https://storage.example.net:${port}/bucket/forbidden.pdf`,
-    }));
+    const refused = await check(
+      'render',
+      await render(net.harness, account.key, {
+        markdown: '# Refused',
+        output: 'upload',
+        upload_url: `https://storage.example.net:${port}/bucket/forbidden.pdf`,
+      }),
+    );
     assert.deepEqual([refused.code, refused.status], ['upload_failed', 403]);
-    for (const header of ['X-Service-Fetch-Id', 'X-Service-Resources-Failed', 'X-Service-Resources-Failed-Ids']) assert.ok(seen.has(`render 200 header ${header}`), header);
+    for (const header of ['X-Service-Fetch-Id', 'X-Service-Resources-Failed', 'X-Service-Resources-Failed-Ids'])
+      assert.ok(seen.has(`render 200 header ${header}`), header);
   });
 
   it('should document the refusals made on the request as sent', async () => {
@@ -193,7 +214,11 @@ describe('the OpenAPI document against real responses', () => {
       [{ markdown: '# Hi', sign: { p12: fx.base64('p256.p12'), password: 'wrong' } }, {}, 'invalid_bundle'],
       [{ markdown: '# Hi', sign: { certificate: 'nothing-stored' } }, {}, 'unknown_signing_identity'],
       [{ markdown: '# Hi', sign: { p12: fx.base64('p256.p12'), password: 'wrong', reason: 'compat' } }, {}, 'wrong_password'],
-      [{ markdown: '# Hi', sign: { key: fx.text('other.key'), cert: fx.text('p256.pem'), chain: fx.text('chain.pem'), reason: 'compat' } }, {}, 'key_cert_mismatch'],
+      [
+        { markdown: '# Hi', sign: { key: fx.text('other.key'), cert: fx.text('p256.pem'), chain: fx.text('chain.pem'), reason: 'compat' } },
+        {},
+        'key_cert_mismatch',
+      ],
       [{ markdown: '# Hi', sign: { certificate: 'main' } }, { 'Idempotency-Key': 'sealed' }, 'signing_unavailable'],
       [{ markdown: '# Hi', output: 'upload', upload_url: 'https://storage.example.com/a.pdf' }, {}, 'render_unavailable'],
       [{ markdown: `${'>'.repeat(100)} deep` }, {}, 'payload_too_large'],
@@ -223,16 +248,23 @@ describe('the OpenAPI document against real responses', () => {
 
   it('should document page limits, key reuse, replay allowance and stored certificates past their date', async () => {
     const paged = await createAccount(main.store, { overrides: { pages_max: 1 } });
-    assert.equal((await renderChecked(paged.key, Array.from({ length: 200 }, (_, i) => `Paragraph ${i} of a document too long for one page.`).join('\n\n'))).code, 'too_many_pages');
+    assert.equal(
+      (await renderChecked(paged.key, Array.from({ length: 200 }, (_, i) => `Paragraph ${i} of a document too long for one page.`).join('\n\n'))).code,
+      'too_many_pages',
+    );
     const free = await createAccount(main.store, { plan: 'free' });
     for (let i = 0; i < 3; i += 1) await renderChecked(free.key, { markdown: '# Replayed' }, { 'Idempotency-Key': 'allowance' });
     assert.equal((await renderChecked(free.key, { markdown: '# Replayed' }, { 'Idempotency-Key': 'allowance' })).code, 'idempotency_replay_limit');
     assert.equal((await renderChecked(free.key, { markdown: '# Other' }, { 'Idempotency-Key': 'allowance' })).code, 'idempotency_mismatch');
 
-    const added = spawnSync(process.execPath, [CLI, 'cert', 'add', pro.id, '--name', 'main', '--p12', fx.path('p256.p12'), '--password', PASSWORD, '--db', main.dbFile], {
-      env: { ...process.env, QUIRE_MASTER_KEY: TEST_MASTER_KEY },
-      encoding: 'utf8',
-    });
+    const added = spawnSync(
+      process.execPath,
+      [CLI, 'cert', 'add', pro.id, '--name', 'main', '--p12', fx.path('p256.p12'), '--password', PASSWORD, '--db', main.dbFile],
+      {
+        env: { ...process.env, QUIRE_MASTER_KEY: TEST_MASTER_KEY },
+        encoding: 'utf8',
+      },
+    );
     assert.equal(added.status, 0, added.stderr);
     sealerNow = Date.now() + 2 * 365 * 86_400_000;
     try {
@@ -287,9 +319,13 @@ describe('the OpenAPI document against real responses', () => {
 
   it('should have seen every documented status, code and header', () => {
     const missing: string[] = [];
-    for (const [operation, pathName, method] of [['render', '/v1/render', 'post'], ['usage', '/v1/usage', 'get']] as const) {
+    for (const [operation, pathName, method] of [
+      ['render', '/v1/render', 'post'],
+      ['usage', '/v1/usage', 'get'],
+    ] as const) {
       for (const [status, response] of Object.entries(document.paths[pathName]![method]!.responses)) {
-        for (const name of Object.keys(response.headers)) if (!seen.has(`${operation} ${status} header ${name}`)) missing.push(`${operation} ${status} header ${name}`);
+        for (const name of Object.keys(response.headers))
+          if (!seen.has(`${operation} ${status} header ${name}`)) missing.push(`${operation} ${status} header ${name}`);
         const json = response.content['application/json']?.schema as { properties?: { code?: { enum: string[] } } } | undefined;
         for (const code of json?.properties?.code?.enum ?? []) if (!seen.has(`${operation} ${status} ${code}`)) missing.push(`${operation} ${status} ${code}`);
         if (response.content['application/pdf'] && !seen.has(`${operation} ${status} pdf`)) missing.push(`${operation} ${status} pdf`);
@@ -318,7 +354,10 @@ async function startFaulty(): Promise<{ url: string; close(): Promise<void> }> {
   }) as Store;
   const config = { ...defaultDeployment(), workers: 1 };
   const pool = new RenderPool({ size: 1, queueLimit: 4, memoryMb: config.workerMemoryMb });
-  const server = await startServer(createApp({ store, clock: new ManualClock(), pool, config, log: () => undefined }), pool, { port: 0, hostname: '127.0.0.1' });
+  const server = await startServer(createApp({ store, clock: new ManualClock(), pool, config, log: () => undefined }), pool, {
+    port: 0,
+    hostname: '127.0.0.1',
+  });
   return {
     url: `http://127.0.0.1:${server.port}`,
     async close() {

@@ -111,11 +111,15 @@ describe('service instances on one PostgreSQL database', () => {
     }
     await until(async () => (await render(instance, account!, '# After')).status === 200, 'the instance to serve again');
     assert.equal(await used(account!), 2);
-    assert.equal(instance.logs.some((line) => line.event === 'database_connection_lost'), true, 'the dropped idle connections were noticed, not thrown');
+    assert.equal(
+      instance.logs.some((line) => line.event === 'database_connection_lost'),
+      true,
+      'the dropped idle connections were noticed, not thrown',
+    );
     await checkBooks();
   });
 
-  it('should hold the quota over three instances, and return a killed instance\'s work when its lease expires while the others serve', async () => {
+  it("should hold the quota over three instances, and return a killed instance's work when its lease expires while the others serve", async () => {
     instances.push(await spawnService({ dbFile: database.url, env: ENV }));
     const [burst, victim] = await createAccounts(database.url, [
       { plan: 'pro', overrides: { documents: 50, requests_per_min: 1_000, concurrency: 250 } },
@@ -138,11 +142,13 @@ describe('service instances on one PostgreSQL database', () => {
     // The others keep serving; the dead instance's slots hold until its lease expires.
     assert.equal((await render(instances[0]!, burst!, '# Still here')).code, 'quota_exhausted');
     const early = await render(instances[1]!, victim!, '# Too early');
-    assert.equal(early.code, 'rate_limited', 'both render slots are still held under the dead instance\'s lease');
-    const returnedAfterMs = await until(async () => (await open()) === 0, 'the dead instance\'s reservations to be returned');
+    assert.equal(early.code, 'rate_limited', "both render slots are still held under the dead instance's lease");
+    const returnedAfterMs = await until(async () => (await open()) === 0, "the dead instance's reservations to be returned");
     const elapsedMs = Date.now() - killedAt;
     assert.ok(elapsedMs <= LEASE_S * 1000 * 2 + 2_000, `returned ${elapsedMs} ms after the kill`);
-    console.log(`lease figures: ${JSON.stringify({ leaseS: LEASE_S, returnedAfterKillMs: elapsedMs, waitedMs: returnedAfterMs, earlyAnswer: early.code ?? early.status })}`);
+    console.log(
+      `lease figures: ${JSON.stringify({ leaseS: LEASE_S, returnedAfterKillMs: elapsedMs, waitedMs: returnedAfterMs, earlyAnswer: early.code ?? early.status })}`,
+    );
     const interrupted = await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM reservations WHERE error_code = 'interrupted'`);
     assert.equal(interrupted[0]!.n, 2);
     await until(async () => (await render(instances[0]!, victim!, '# After the lease')).status === 200, 'the victim to render again');

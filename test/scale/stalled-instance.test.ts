@@ -46,7 +46,7 @@ describe('an instance stopped past its lease in the middle of a render', () => {
     await database?.drop();
   });
 
-  it("should refuse the late charge with 503 quota_unavailable and charge the key once, on the instance that served the retry", async () => {
+  it('should refuse the late charge with 503 quota_unavailable and charge the key once, on the instance that served the retry', async () => {
     const [account] = await createAccounts(database.url, [{ plan: 'pro', overrides: { requests_per_min: 1_000, concurrency: 5 } }]);
     const markdown = `# Order\n\n![held](${images.url('order')})`;
     const rows = () =>
@@ -91,7 +91,10 @@ describe('an instance stopped past its lease in the middle of a render', () => {
       const response = await fetch(`${instance.url}/v1/usage`, { headers: { Authorization: `Bearer ${account!.key}` } });
       const usage = (await response.json()) as { credits_used: number; keys: { credits: number }[] };
       assert.equal(usage.credits_used, 1);
-      assert.deepEqual(usage.keys.map((key) => key.credits), [1]);
+      assert.deepEqual(
+        usage.keys.map((key) => key.credits),
+        [1],
+      );
     }
     assert.deepEqual(await rows(), [
       { state: 'returned', error_code: 'interrupted' },

@@ -47,7 +47,13 @@ describe('sealed PDFs', () => {
   }
 
   const credentials = {
-    rsa: (): SealRequest['credential'] => ({ form: 'parts', key: fx.text('rsa.key'), cert: fx.text('rsa.pem'), chain: fx.text('chain.pem'), password: undefined }),
+    rsa: (): SealRequest['credential'] => ({
+      form: 'parts',
+      key: fx.text('rsa.key'),
+      cert: fx.text('rsa.pem'),
+      chain: fx.text('chain.pem'),
+      password: undefined,
+    }),
     p256: (): SealRequest['credential'] => ({ form: 'p12', p12: fx.base64('p256.p12'), password: PASSWORD }),
     p384: (): SealRequest['credential'] => ({ form: 'p12', p12: fx.base64('p384.legacy-nomac.p12'), password: PASSWORD }),
     ed25519: (): SealRequest['credential'] => ({ form: 'p12', p12: fx.base64('ed25519.legacy.p12'), password: PASSWORD }),
@@ -72,7 +78,11 @@ describe('sealed PDFs', () => {
   }
 
   it('should seal with RSA, ECDSA P-256 and P-384 so that pdfsig finds the whole document signed and valid', async () => {
-    for (const [name, digest] of [['rsa', 'sha256'], ['p256', 'sha256'], ['p384', 'sha384']] as const) {
+    for (const [name, digest] of [
+      ['rsa', 'sha256'],
+      ['p256', 'sha256'],
+      ['p384', 'sha384'],
+    ] as const) {
       const sealed = await seal(rendered, credentials[name]());
       const verdict = await pdfsig(sealed);
       assert.ok(verdict.valid, `${name}: ${verdict.output}`);
@@ -96,10 +106,7 @@ describe('sealed PDFs', () => {
   it('should carry signingCertificateV2 and the full chain, and the signing time only in /M', async () => {
     const sealed = await seal(rendered, credentials.p256());
     const check = await independentCheck(sealed);
-    assert.deepEqual(
-      [check.signing_certificate_v2, check.chain_verifies, check.chain, check.signing_time_attribute],
-      [true, true, 3, false],
-    );
+    assert.deepEqual([check.signing_certificate_v2, check.chain_verifies, check.chain, check.signing_time_attribute], [true, true, 3, false]);
     const dictionary = await signatureDictionary(sealed);
     assert.equal(dictionary['/SubFilter'], '/ETSI.CAdES.detached');
     assert.equal(dictionary['/Filter'], '/Adobe.PPKLite');
@@ -149,7 +156,11 @@ describe('sealed PDFs', () => {
   });
 
   it('should write reason, location and contact into the signature dictionary, non-ASCII text in UTF-16', async () => {
-    const sealed = await seal(rendered, credentials.p256(), { reason: 'Approved (final) — ✓', location: 'C:\\Office (2nd floor)', contact: 'legal@example.com' });
+    const sealed = await seal(rendered, credentials.p256(), {
+      reason: 'Approved (final) — ✓',
+      location: 'C:\\Office (2nd floor)',
+      contact: 'legal@example.com',
+    });
     const dictionary = await signatureDictionary(sealed);
     assert.equal(dictionary['/Reason'], 'u:Approved (final) — ✓');
     assert.equal(dictionary['/Location'], 'u:C:\\Office (2nd floor)');

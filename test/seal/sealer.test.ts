@@ -21,7 +21,27 @@ describe('the sealer', () => {
   before(() => {
     fx = Fixtures.make();
     // Legacy encryption at 70,000 iterations: about a second of node-forge's key derivation.
-    execFileSync('openssl', ['pkcs12', '-export', '-legacy', '-iter', '70000', '-inkey', 'ed25519.key', '-in', 'ed25519.pem', '-certfile', 'chain.pem', '-passout', `pass:${PASSWORD}`, '-out', 'heavy.p12'], { cwd: fx.dir });
+    execFileSync(
+      'openssl',
+      [
+        'pkcs12',
+        '-export',
+        '-legacy',
+        '-iter',
+        '70000',
+        '-inkey',
+        'ed25519.key',
+        '-in',
+        'ed25519.pem',
+        '-certfile',
+        'chain.pem',
+        '-passout',
+        `pass:${PASSWORD}`,
+        '-out',
+        'heavy.p12',
+      ],
+      { cwd: fx.dir },
+    );
     store = SqliteStore.open(':memory:', systemClock);
     sealer = new CertificateSealer({
       store,
@@ -36,7 +56,12 @@ describe('the sealer', () => {
     fx.remove();
   });
 
-  const request = (p12: string, password: string) => ({ credential: { form: 'p12' as const, p12, password }, reason: undefined, location: undefined, contact: undefined });
+  const request = (p12: string, password: string) => ({
+    credential: { form: 'p12' as const, p12, password },
+    reason: undefined,
+    location: undefined,
+    contact: undefined,
+  });
 
   it('should keep the event loop turning while a credential is opened', async () => {
     let ticks = 0;
@@ -57,7 +82,11 @@ describe('the sealer', () => {
       sealer.open(request(fx.base64('p256.p12'), PASSWORD), 'acct_test'),
     ]);
     const outcome = refusals.map((result) =>
-      result.status === 'fulfilled' ? 'opened' : result.reason instanceof ServiceError ? `${result.reason.code}:${result.reason.details.reason}` : String(result.reason),
+      result.status === 'fulfilled'
+        ? 'opened'
+        : result.reason instanceof ServiceError
+          ? `${result.reason.code}:${result.reason.details.reason}`
+          : String(result.reason),
     );
     assert.deepEqual(outcome, ['invalid_bundle:wrong_password', 'invalid_bundle:certificate_expired', 'opened']);
   });

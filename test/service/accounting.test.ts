@@ -44,6 +44,9 @@ describe('usage accounting under concurrency', () => {
 
     const report = (await (await usage(service, account.key)).json()) as { credits_used: number; keys: { credits: number }[] };
     assert.equal(report.credits_used, charged);
-    assert.equal(report.keys.reduce((sum, key) => sum + key.credits, 0), charged);
+    assert.equal(
+      report.keys.reduce((sum, key) => sum + key.credits, 0),
+      charged,
+    );
   });
 });

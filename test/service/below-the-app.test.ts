@@ -51,7 +51,7 @@ describe('answers below the app', () => {
     assertRefusal(await send({ method: 'GET', path: `http://127.0.0.1:${port}/v1/usage`, host: false }), 'missing_host');
   });
 
-  it('should serve an HTTP/1.0 request without Host, as load balancers\' health checks send', async () => {
+  it("should serve an HTTP/1.0 request without Host, as load balancers' health checks send", async () => {
     const response = await send({ method: 'GET', path: '/healthz', host: false, version: '1.0' });
     assert.equal(response.status, 200);
     assert.equal(response.headers['cache-control'], 'no-store');
@@ -62,7 +62,7 @@ describe('answers below the app', () => {
     assertRefusal(await send({ method: 'CONNECT', path: 'example.com:443', headers: ['Host: example.com:443'] }), 'invalid_target');
   });
 
-  it('should refuse headers past the parser\'s size with 400 header_limit, never a bare 431', async () => {
+  it("should refuse headers past the parser's size with 400 header_limit, never a bare 431", async () => {
     assertRefusal(await send({ headers: [`X-Padding: ${'p'.repeat(70_000)}`], body: Buffer.from('# x') }), 'header_limit');
   });
 

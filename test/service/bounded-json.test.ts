@@ -36,7 +36,7 @@ describe('bounded JSON reader', () => {
   });
 
   it('should not count brackets, commas or escaped quotes inside strings', () => {
-    const text = JSON.stringify({ markdown: `${'[{,'.repeat(50_000)} \\" \\\\" [[[` , tail: 'a\\' });
+    const text = JSON.stringify({ markdown: `${'[{,'.repeat(50_000)} \\" \\\\" [[[`, tail: 'a\\' });
     assert.deepEqual(read(text), { ok: true, value: JSON.parse(text) });
     // A string ending in an even run of backslashes is closed by the quote after them.
     assert.deepEqual(read('["a\\\\\\\\", [1]]'), { ok: true, value: ['a\\\\', [1]] });

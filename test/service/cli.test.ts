@@ -68,8 +68,21 @@ describe('quire admin commands', () => {
     const { account } = quire(['account', 'create', '--email', 'grace@example.com', '--unverified', '--db', db]).json();
     assert.equal((await withStore((store) => store.getAccount(account))).emailVerified, false);
     const set = quire([
-      'account', 'set', account, '--plan', 'scale', '--blocked', 'true', '--email-verified', 'true',
-      '--limit', 'documents=3', '--limit', 'requests_per_min=1000', '--db', db,
+      'account',
+      'set',
+      account,
+      '--plan',
+      'scale',
+      '--blocked',
+      'true',
+      '--email-verified',
+      'true',
+      '--limit',
+      'documents=3',
+      '--limit',
+      'requests_per_min=1000',
+      '--db',
+      db,
     ]);
     assert.equal(set.status, 0, set.stderr);
     const output = set.json();
@@ -118,7 +131,8 @@ describe('quire serve', () => {
       // Port 1 of loopback: refused at once, and no connection ever leaves the machine.
       const unreachable = 'postgres://quire:s3cret@127.0.0.1:1/quire';
       const env = { ...process.env, QUIRE_MASTER_KEY: '11'.repeat(32) };
-      const run = (args: string[], extra: Record<string, string>) => spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...env, ...extra }, timeout: 30_000 });
+      const run = (args: string[], extra: Record<string, string>) =>
+        spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...env, ...extra }, timeout: 30_000 });
       for (const [url, message] of [
         [other, /QUIRE_DB is a mysql:\/\/ URL: use a postgres:\/\/ URL or a SQLite database file path|--db is a mysql:\/\/ URL/],
         [unreachable, /cannot open the database postgres:\/\/quire:\*\*\*@127\.0\.0\.1:1\/quire \(postgres: ECONNREFUSED\)/],
@@ -187,7 +201,12 @@ describe('quire serve', () => {
 
       const response = await inFlight;
       assert.equal(response.status, 200);
-      assert.equal(Buffer.from(await response.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+      assert.equal(
+        Buffer.from(await response.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+        '%PDF-',
+      );
       assert.equal(await exited, 0);
       assert.deepEqual(raw.prepare('SELECT state FROM reservations').all(), [{ state: 'charged' }]);
       raw.close();

@@ -107,7 +107,13 @@ const DOORS: Door[] = [
           new StdioClientTransport({
             command: process.execPath,
             args: [MAIN, 'mcp', '--db', service.dbFile],
-            env: { ...(process.env as Record<string, string>), QUIRE_API_KEY: account.key, QUIRE_WORKERS: '1', QUIRE_NET_ALLOW_LOOPBACK: '1', QUIRE_MASTER_KEY: '5a'.repeat(32) },
+            env: {
+              ...(process.env as Record<string, string>),
+              QUIRE_API_KEY: account.key,
+              QUIRE_WORKERS: '1',
+              QUIRE_NET_ALLOW_LOOPBACK: '1',
+              QUIRE_MASTER_KEY: '5a'.repeat(32),
+            },
             stderr: 'ignore',
           }),
         );
@@ -122,7 +128,12 @@ const DOORS: Door[] = [
     charges: false,
     send: async (account, body) => fromHttp(await post('/editor/preview', account.key, body)),
   },
-  { name: 'POST /editor/download', spends: REQUESTS, charges: true, send: async (account, body) => fromHttp(await post('/editor/download', account.key, body)) },
+  {
+    name: 'POST /editor/download',
+    spends: REQUESTS,
+    charges: true,
+    send: async (account, body) => fromHttp(await post('/editor/download', account.key, body)),
+  },
 ];
 
 /** An image server on loopback that counts what it is asked for. */
@@ -160,100 +171,107 @@ before(async () => {
 });
 after(() => new Promise((resolve) => images.close(resolve)));
 
-for (const kind of ['SQLite', 'PostgreSQL'] as const) describe(`every door admits work the same way (${kind})`, () => {
-  let database: TestDatabase | undefined;
-  before(async () => {
-    database = kind === 'PostgreSQL' ? await freshDatabase('doors') : undefined;
-    // Linked images come from this test's own loopback server, which the service refuses unless told.
-    // The clock is the real one, which `quire mcp`'s process reads: slots held here are held there.
-    service = await startService({
-      clock: new ManualClock(Date.now()),
-      net: { ...DEFAULT_NET_SETTINGS, allowLoopback: true },
-      ...(database && { postgres: database.url }),
+for (const kind of ['SQLite', 'PostgreSQL'] as const)
+  describe(`every door admits work the same way (${kind})`, () => {
+    let database: TestDatabase | undefined;
+    before(async () => {
+      database = kind === 'PostgreSQL' ? await freshDatabase('doors') : undefined;
+      // Linked images come from this test's own loopback server, which the service refuses unless told.
+      // The clock is the real one, which `quire mcp`'s process reads: slots held here are held there.
+      service = await startService({
+        clock: new ManualClock(Date.now()),
+        net: { ...DEFAULT_NET_SETTINGS, allowLoopback: true },
+        ...(database && { postgres: database.url }),
+      });
+      reservationStates = database
+        ? async (accountId) =>
+            (
+              await database!.query<{ state: string }>(
+                'SELECT r.state FROM reservations r JOIN periods p ON p.id = r.period_id WHERE p.account_id = $1 ORDER BY r.id',
+                [accountId],
+              )
+            ).map((row) => row.state)
+        : async (accountId) => reservations(service, accountId).map((row) => row.state);
     });
-    reservationStates = database
-      ? async (accountId) =>
-          (
-            await database!.query<{ state: string }>('SELECT r.state FROM reservations r JOIN periods p ON p.id = r.period_id WHERE p.account_id = $1 ORDER BY r.id', [
-              accountId,
-            ])
-          ).map((row) => row.state)
-      : async (accountId) => reservations(service, accountId).map((row) => row.state);
-  });
-  after(async () => {
-    for (const client of stdioClients.values()) await client.close();
-    stdioClients.clear();
-    await service.close();
-    await database?.drop();
-  });
-
-  for (const door of DOORS) {
-    describe(door.name, () => {
-      it(`should count each request against ${door.spends.limit} before reading it, and refuse past it with 429`, async () => {
-        const limited = await account('starter', { requests_per_min: 2, previews_per_hour: 2 });
-        for (let i = 0; i < 2; i++) assert.equal((await door.send(limited, { markdown: `# ${i}` })).kind, 'rendered');
-        assertRefused(await door.send(limited, { markdown: '# Third' }), 'rate_limited', door.spends.limit);
-      });
-
-      it('should refuse with 429 naming concurrency while every render slot of the account is held', async () => {
-        const busy = await account('free', { concurrency: 1, requests_per_min: 100 });
-        const held = await service.store.takeTokens(busy.id, 'render', 1, 1);
-        assert.ok(held.granted);
-        try {
-          assertRefused(await door.send(busy, { markdown: '# Waiting' }), 'rate_limited', 'concurrency');
-        } finally {
-          await service.store.giveBackTokens(busy.id, 'render', held.slots);
-        }
-        assert.equal((await door.send(busy, { markdown: '# Now' })).kind, 'rendered');
-      });
-
-      it(door.charges ? 'should refuse 402 quota_exhausted when no document is left, loading nothing' : 'should draw without documents left, loading no linked image', async () => {
-        const spent = await account('free', { documents: 0, requests_per_min: 100 });
-        const before = imageRequests;
-        const outcome = await door.send(spent, { markdown: `# Linked\n\n![dot](${imageUrl()})`, resources: 'lenient' });
-        if (door.charges) assertRefused(outcome, 'quota_exhausted');
-        else {
-          assert.equal(outcome.kind, 'rendered');
-          assert.match(outcome.kind === 'rendered' ? outcome.warnings.join('\n') : '', /image 1 .*could not be loaded/);
-        }
-        assert.equal(imageRequests, before, 'no linked image was loaded');
-      });
-
-      it('should load linked images for an account with documents left', async () => {
-        const paying = await account('free', { requests_per_min: 100 });
-        const before = imageRequests;
-        const outcome = await door.send(paying, { markdown: `# Linked\n\n![dot](${imageUrl()})` });
-        assert.equal(outcome.kind, 'rendered', JSON.stringify(outcome));
-        assert.equal(imageRequests, before + 1);
-      });
-
-      it("should stop at the plan's page limit with 422 too_many_pages, charging nothing", async () => {
-        const short = await account('free', { pages_max: 1, requests_per_min: 100 });
-        assertRefused(await door.send(short, { markdown: THREE_PAGES }), 'too_many_pages', 'pages_max');
-        assert.equal(await creditsUsed(short.key), 0);
-      });
-
-      it('should draw a 200-inch page within a raster budget known before drawing', async () => {
-        const poster = await account('free', { requests_per_min: 100 });
-        const outcome = await door.send(poster, { markdown: '---\npaper: [200in, 200in]\n---\n\n# Poster' });
-        assert.equal(outcome.kind, 'rendered', JSON.stringify(outcome));
-        if (outcome.kind === 'rendered') for (const pixels of outcome.pagePixels) assert.ok(pixels <= MOST_PAGE_PIXELS * 1.01, `${pixels} pixels`);
-        if (!door.charges) assert.equal(outcome.kind === 'rendered' && outcome.pagePixels.length, 1);
-      });
-
-      it("should refuse a body over the account's ceiling with 413", async () => {
-        const free = await account('free', { requests_per_min: 100 });
-        const ceiling = accountBodyCeiling('free', effectiveLimits('free', {}), defaultDeployment().maxBodyBytes);
-        assertRefused(await door.send(free, { markdown: 'x'.repeat(ceiling.bytes + 1) }), 'payload_too_large');
-      });
-
-      it(`should charge nothing for a refusal on the document as sent, and count it against ${door.spends.limit}`, async () => {
-        const free = await account('free', { requests_per_min: 100, previews_per_hour: 100 });
-        assertRefused(await door.send(free, { markdown: 'x'.repeat(600 * 1024) }), 'payload_too_large', 'markdown_kb');
-        assert.equal(await creditsUsed(free.key), 0);
-        assert.deepEqual(await reservationStates(free.id), []);
-        assert.equal(await service.store.tokensHeld(free.id, door.spends.token, 100), 1);
-      });
+    after(async () => {
+      for (const client of stdioClients.values()) await client.close();
+      stdioClients.clear();
+      await service.close();
+      await database?.drop();
     });
-  }
-});
+
+    for (const door of DOORS) {
+      describe(door.name, () => {
+        it(`should count each request against ${door.spends.limit} before reading it, and refuse past it with 429`, async () => {
+          const limited = await account('starter', { requests_per_min: 2, previews_per_hour: 2 });
+          for (let i = 0; i < 2; i++) assert.equal((await door.send(limited, { markdown: `# ${i}` })).kind, 'rendered');
+          assertRefused(await door.send(limited, { markdown: '# Third' }), 'rate_limited', door.spends.limit);
+        });
+
+        it('should refuse with 429 naming concurrency while every render slot of the account is held', async () => {
+          const busy = await account('free', { concurrency: 1, requests_per_min: 100 });
+          const held = await service.store.takeTokens(busy.id, 'render', 1, 1);
+          assert.ok(held.granted);
+          try {
+            assertRefused(await door.send(busy, { markdown: '# Waiting' }), 'rate_limited', 'concurrency');
+          } finally {
+            await service.store.giveBackTokens(busy.id, 'render', held.slots);
+          }
+          assert.equal((await door.send(busy, { markdown: '# Now' })).kind, 'rendered');
+        });
+
+        it(
+          door.charges
+            ? 'should refuse 402 quota_exhausted when no document is left, loading nothing'
+            : 'should draw without documents left, loading no linked image',
+          async () => {
+            const spent = await account('free', { documents: 0, requests_per_min: 100 });
+            const before = imageRequests;
+            const outcome = await door.send(spent, { markdown: `# Linked\n\n![dot](${imageUrl()})`, resources: 'lenient' });
+            if (door.charges) assertRefused(outcome, 'quota_exhausted');
+            else {
+              assert.equal(outcome.kind, 'rendered');
+              assert.match(outcome.kind === 'rendered' ? outcome.warnings.join('\n') : '', /image 1 .*could not be loaded/);
+            }
+            assert.equal(imageRequests, before, 'no linked image was loaded');
+          },
+        );
+
+        it('should load linked images for an account with documents left', async () => {
+          const paying = await account('free', { requests_per_min: 100 });
+          const before = imageRequests;
+          const outcome = await door.send(paying, { markdown: `# Linked\n\n![dot](${imageUrl()})` });
+          assert.equal(outcome.kind, 'rendered', JSON.stringify(outcome));
+          assert.equal(imageRequests, before + 1);
+        });
+
+        it("should stop at the plan's page limit with 422 too_many_pages, charging nothing", async () => {
+          const short = await account('free', { pages_max: 1, requests_per_min: 100 });
+          assertRefused(await door.send(short, { markdown: THREE_PAGES }), 'too_many_pages', 'pages_max');
+          assert.equal(await creditsUsed(short.key), 0);
+        });
+
+        it('should draw a 200-inch page within a raster budget known before drawing', async () => {
+          const poster = await account('free', { requests_per_min: 100 });
+          const outcome = await door.send(poster, { markdown: '---\npaper: [200in, 200in]\n---\n\n# Poster' });
+          assert.equal(outcome.kind, 'rendered', JSON.stringify(outcome));
+          if (outcome.kind === 'rendered') for (const pixels of outcome.pagePixels) assert.ok(pixels <= MOST_PAGE_PIXELS * 1.01, `${pixels} pixels`);
+          if (!door.charges) assert.equal(outcome.kind === 'rendered' && outcome.pagePixels.length, 1);
+        });
+
+        it("should refuse a body over the account's ceiling with 413", async () => {
+          const free = await account('free', { requests_per_min: 100 });
+          const ceiling = accountBodyCeiling('free', effectiveLimits('free', {}), defaultDeployment().maxBodyBytes);
+          assertRefused(await door.send(free, { markdown: 'x'.repeat(ceiling.bytes + 1) }), 'payload_too_large');
+        });
+
+        it(`should charge nothing for a refusal on the document as sent, and count it against ${door.spends.limit}`, async () => {
+          const free = await account('free', { requests_per_min: 100, previews_per_hour: 100 });
+          assertRefused(await door.send(free, { markdown: 'x'.repeat(600 * 1024) }), 'payload_too_large', 'markdown_kb');
+          assert.equal(await creditsUsed(free.key), 0);
+          assert.deepEqual(await reservationStates(free.id), []);
+          assert.equal(await service.store.tokensHeld(free.id, door.spends.token, 100), 1);
+        });
+      });
+    }
+  });

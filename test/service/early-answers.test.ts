@@ -120,9 +120,7 @@ describe('answers before the body has arrived', () => {
   });
 
   it(`should have each of ${CLIENTS} clients streaming a chunked 20 MiB body read the whole 413 when it is cut off at the ceiling`, async () => {
-    const outcomes = await Promise.all(
-      Array.from({ length: CLIENTS }, () => upload(port, { headers: headers(), bytes: 20 * MIB, chunked: true, pauseMs: 2 })),
-    );
+    const outcomes = await Promise.all(Array.from({ length: CLIENTS }, () => upload(port, { headers: headers(), bytes: 20 * MIB, chunked: true, pauseMs: 2 })));
     assertAllAnswered(outcomes, 413, 'payload_too_large');
     for (const outcome of outcomes) assert.deepEqual(parseAnswer(outcome.answer).body.limit, { name: 'body_kb', value: CEILING / KIB, plan: null });
   });

@@ -82,7 +82,10 @@ describe('renders shared fairly between accounts', () => {
       writeFileSync(gate, '');
       assert.deepEqual(await arrivals.all(), ['flood 3 503 queue_full', 'held 200', 'victim 200', 'flood 1 200', 'flood 2 200']);
       assert.deepEqual(reservations(full, flooder.id).at(-1), { state: 'returned', error_code: 'queue_full', pages: null });
-      assert.deepEqual(reservations(full, victim.id).map((row) => row.state), ['charged']);
+      assert.deepEqual(
+        reservations(full, victim.id).map((row) => row.state),
+        ['charged'],
+      );
     } finally {
       await full.close();
     }
@@ -119,7 +122,29 @@ describe('credentials opened fairly between accounts', () => {
   before(async () => {
     fx = Fixtures.make();
     const iterations = String(DEFAULT_MAX_ITERATIONS);
-    execFileSync('openssl', ['pkcs12', '-export', '-iter', iterations, '-noiter', '-macalg', 'sha512', '-inkey', 'p256.key', '-in', 'p256.pem', '-certfile', 'chain.pem', '-passout', `pass:${PASSWORD}`, '-out', 'heavy.p12'], { cwd: fx.dir });
+    execFileSync(
+      'openssl',
+      [
+        'pkcs12',
+        '-export',
+        '-iter',
+        iterations,
+        '-noiter',
+        '-macalg',
+        'sha512',
+        '-inkey',
+        'p256.key',
+        '-in',
+        'p256.pem',
+        '-certfile',
+        'chain.pem',
+        '-passout',
+        `pass:${PASSWORD}`,
+        '-out',
+        'heavy.p12',
+      ],
+      { cwd: fx.dir },
+    );
     heavy = { p12: fx.base64('heavy.p12'), password: '' };
     service = await startService({ standIn: true, sealer: testSealer({ store: () => service.store, settings: { maxIterations: DEFAULT_MAX_ITERATIONS } }) });
   });
@@ -145,7 +170,10 @@ describe('credentials opened fairly between accounts', () => {
     assert.deepEqual(pick(await errorBody(limited), 'code', 'limit'), { code: 'rate_limited', limit: { name: 'concurrency', value: 1, plan: 'pro' } });
     writeFileSync(gate, '');
     assert.equal((await held).status, 200);
-    assert.deepEqual(reservations(service, account.id).map((row) => row.state), ['charged']);
+    assert.deepEqual(
+      reservations(service, account.id).map((row) => row.state),
+      ['charged'],
+    );
   });
 
   it("should seal another account's render while one account floods wrong passwords at the iteration cap", async () => {
@@ -157,7 +185,10 @@ describe('credentials opened fairly between accounts', () => {
     arrivals.send(service, victim, 'victim', sealed());
     const order = await arrivals.all();
     assert.ok(order.indexOf('victim 200') <= 1, `the victim waited for more than one key derivation: ${order.join(', ')}`);
-    assert.deepEqual(order.filter((answer) => answer !== 'victim 200'), Array<string>(4).fill('flood 400 invalid_bundle'));
+    assert.deepEqual(
+      order.filter((answer) => answer !== 'victim 200'),
+      Array<string>(4).fill('flood 400 invalid_bundle'),
+    );
   });
 
   it('should give a third account the next free credential thread while two accounts flood', async () => {

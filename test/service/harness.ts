@@ -67,7 +67,9 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-service-'));
   const dbFile = options.postgres ?? path.join(dir, 'quire.db');
   const clock = options.clock ?? new ManualClock();
-  const store = options.postgres ? await PostgresStore.open({ url: options.postgres, size: 4 }, clock) : SqliteStore.open(dbFile, clock, { busyTimeoutMs: 200 });
+  const store = options.postgres
+    ? await PostgresStore.open({ url: options.postgres, size: 4 }, clock)
+    : SqliteStore.open(dbFile, clock, { busyTimeoutMs: 200 });
   const config: Deployment = { ...defaultDeployment(), workers: 2, queueLimit: 64, ...options.deployment };
   const logs: Record<string, unknown>[] = [];
   const log: Log = (event) => logs.push(event);
@@ -113,10 +115,7 @@ export interface TestAccount {
 }
 
 /** A verified account with one key; generous request and concurrency limits unless the test sets them. */
-export async function createAccount(
-  store: Store,
-  options: { plan?: PlanId; overrides?: LimitOverrides; emailVerified?: boolean } = {},
-): Promise<TestAccount> {
+export async function createAccount(store: Store, options: { plan?: PlanId; overrides?: LimitOverrides; emailVerified?: boolean } = {}): Promise<TestAccount> {
   const account = await store.createAccount({
     email: `user-${Math.random().toString(36).slice(2)}@example.com`,
     plan: options.plan ?? 'starter',
@@ -127,12 +126,7 @@ export async function createAccount(
   return { id: account.id, key, keyId: id };
 }
 
-export function render(
-  service: TestService,
-  key: string | undefined,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<Response> {
+export function render(service: TestService, key: string | undefined, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const isJson = typeof body !== 'string';
   return fetch(`${service.url}/v1/render`, {
     method: 'POST',

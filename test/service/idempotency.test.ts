@@ -79,7 +79,10 @@ describe('idempotency keys', () => {
       assert.equal(response.headers.get('retry-after'), '2');
       assert.equal(JSON.parse(Buffer.from(bytes).toString()).code, 'idempotency_in_progress');
     }
-    assert.deepEqual(reservations(service, account.id).map((row) => row.state), ['charged']);
+    assert.deepEqual(
+      reservations(service, account.id).map((row) => row.state),
+      ['charged'],
+    );
   });
 
   it('should answer 422 idempotency_mismatch for a different document or different features, rendering and charging nothing', async () => {
@@ -109,7 +112,11 @@ describe('idempotency keys', () => {
     assert.equal(fixed.response.headers.get('x-service-replay'), null);
     assert.deepEqual(
       reservations(service, account.id).map((row) => [row.state, row.error_code]),
-      [['returned', 'too_many_pages'], ['returned', 'too_many_pages'], ['charged', null]],
+      [
+        ['returned', 'too_many_pages'],
+        ['returned', 'too_many_pages'],
+        ['charged', null],
+      ],
     );
   });
 
@@ -131,7 +138,10 @@ describe('idempotency keys', () => {
     const fresh = await send(account.key, 'daily', { markdown: '# A different document is fine now' });
     assert.equal(fresh.response.status, 200);
     assert.equal(fresh.response.headers.get('x-service-replay'), null);
-    assert.deepEqual(reservations(service, account.id).map((row) => row.state), ['charged', 'charged']);
+    assert.deepEqual(
+      reservations(service, account.id).map((row) => row.state),
+      ['charged', 'charged'],
+    );
   });
 
   it('should replay at no charge even when the period has no documents left', async () => {
@@ -167,6 +177,9 @@ describe('idempotency keys', () => {
     const replay = await send(second.key, 'team', { markdown: '# Team' });
     assert.equal(replay.response.headers.get('x-service-replay'), 'true');
     const report = (await (await usage(service, account.key)).json()) as { keys: { id: string; credits: number }[] };
-    assert.deepEqual(report.keys.map((key) => [key.id, key.credits]), [[account.keyId, 1]]);
+    assert.deepEqual(
+      report.keys.map((key) => [key.id, key.credits]),
+      [[account.keyId, 1]],
+    );
   });
 });

@@ -37,7 +37,10 @@ describe('JSON request bodies', () => {
 
   it("should refuse a Free key's declared 40 MB nested array on /mcp with 413 at the Free ceiling, before reading a byte of it", async () => {
     // Only the headers are sent: an answer proves the service did not wait for the body.
-    const answer = await headersOnly(port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${free.key}\r\nContent-Length: ${HOSTILE_BYTES}\r\n`);
+    const answer = await headersOnly(
+      port,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${free.key}\r\nContent-Length: ${HOSTILE_BYTES}\r\n`,
+    );
     assert.match(answer.head, /^HTTP\/1\.1 413 /);
     assert.match(answer.head, /\r\nCache-Control: no-store\r\n/i);
     assert.deepEqual(JSON.parse(answer.body), {
@@ -116,7 +119,10 @@ describe('JSON request bodies', () => {
     const json = await render(service, starter.key, { markdown });
     assert.equal(raw.status, 200);
     assert.equal(json.status, 200);
-    const digest = async (response: Response) => createHash('sha256').update(new Uint8Array(await response.arrayBuffer())).digest('hex');
+    const digest = async (response: Response) =>
+      createHash('sha256')
+        .update(new Uint8Array(await response.arrayBuffer()))
+        .digest('hex');
     assert.equal(await digest(json), await digest(raw));
     const overMcp = await mcp(starter.key, renderCall({ markdown }));
     assert.equal(overMcp.status, 200);
@@ -129,7 +135,9 @@ describe('JSON request bodies', () => {
 function headersOnly(port: number, head: string): Promise<{ head: string; body: string }> {
   return new Promise((resolve, reject) => {
     let received = '';
-    const socket = connect(port, '127.0.0.1', () => socket.write(`${head}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\r\n`));
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(`${head}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\r\n`),
+    );
     socket.setTimeout(30_000, () => socket.destroy(new Error('no answer')));
     socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
     socket.on('end', () => resolve({ head: received.slice(0, received.indexOf('\r\n\r\n')), body: received.slice(received.indexOf('\r\n\r\n') + 4) }));

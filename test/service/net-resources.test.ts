@@ -22,7 +22,11 @@ const OTHER_PNG = readFileSync(path.join(FIXTURES, 'images/gradient.png'));
 /** Images drawn on the pages, as `pdfimages -list` lists them (soft masks left out). */
 function imageCount(pdf: Uint8Array): number {
   const list = execFileSync('pdfimages', ['-list', pdfFile(pdf, 'net')], { encoding: 'utf8' });
-  return list.trim().split('\n').slice(2).filter((line) => line.trim().split(/\s+/)[2] === 'image').length;
+  return list
+    .trim()
+    .split('\n')
+    .slice(2)
+    .filter((line) => line.trim().split(/\s+/)[2] === 'image').length;
 }
 
 describe('remote resources through the service', () => {
@@ -94,7 +98,10 @@ describe('remote resources through the service', () => {
     assert.equal(response.headers.get('x-service-resources-failed'), null);
     assert.equal(imageCount(pdf), 1);
     assert.match(await pdftotext(pdf), /After the image/);
-    assert.deepEqual(reservations(service.harness, account.id).map((row) => row.state), ['charged']);
+    assert.deepEqual(
+      reservations(service.harness, account.id).map((row) => row.state),
+      ['charged'],
+    );
   });
 
   it('should refuse a replay whose remote resources changed since the first render, charging nothing more', async () => {
@@ -106,7 +113,10 @@ describe('remote resources through the service', () => {
     assert.equal(replay.status, 422);
     assert.equal((await errorBody(replay)).code, 'idempotency_mismatch');
     assert.equal(changingServed, 2, 'the replay loaded the resource again to compare it');
-    assert.deepEqual(reservations(service.harness, account.id).map((row) => row.state), ['charged']);
+    assert.deepEqual(
+      reservations(service.harness, account.id).map((row) => row.state),
+      ['charged'],
+    );
   });
 
   it('should send no fetch identity when nothing remote was requested', async () => {

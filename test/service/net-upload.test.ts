@@ -72,7 +72,11 @@ describe('upload delivery through the service', { concurrency: true }, () => {
   it('should PUT exactly the PDF, to exactly the URL, with only Content-Type and Content-Length, then answer the receipt', async () => {
     const account = await createAccount(service.store);
     const target = `/bucket/ok.pdf?${SECRET}&x-id=PutObject&slash=%2F`;
-    const response = await render(service.harness, account.key, { markdown: '# Uploaded\n\nBody.', output: 'upload', upload_url: `${base.replace('/bucket', '')}${target}` });
+    const response = await render(service.harness, account.key, {
+      markdown: '# Uploaded\n\nBody.',
+      output: 'upload',
+      upload_url: `${base.replace('/bucket', '')}${target}`,
+    });
     assert.equal(response.status, 200);
     const receipt = (await response.json()) as Record<string, unknown>;
     const [hit] = hitsFor(target);
@@ -90,7 +94,10 @@ describe('upload delivery through the service', { concurrency: true }, () => {
     assert.deepEqual(receipt, { uploaded: true, pages: 1, bytes: hit.body.length, sha256: sha256(hit.body), status: 201 });
     assert.equal(response.headers.get('x-service-sha256'), sha256(hit.body));
     assert.equal(response.headers.get('content-disposition'), null);
-    assert.deepEqual(reservations(service.harness, account.id).map((row) => row.state), ['charged']);
+    assert.deepEqual(
+      reservations(service.harness, account.id).map((row) => row.state),
+      ['charged'],
+    );
   });
 
   it('should answer 424 with the storage status on a refusal (403) and return the document', async () => {
@@ -109,7 +116,10 @@ describe('upload delivery through the service', { concurrency: true }, () => {
     assert.equal(response.status, 424);
     assert.equal((await errorBody(response)).status, 307);
     assert.equal(hitsFor('/bucket/ok.pdf?redirected').length, 0);
-    assert.deepEqual(reservations(service.harness, account.id).map((row) => row.state), ['returned']);
+    assert.deepEqual(
+      reservations(service.harness, account.id).map((row) => row.state),
+      ['returned'],
+    );
   });
 
   it('should give up on storage that never answers after 60 s: 424 with status null', { timeout: 120_000 }, async () => {
@@ -118,13 +128,20 @@ describe('upload delivery through the service', { concurrency: true }, () => {
     assert.equal(response.status, 424);
     assert.equal((await errorBody(response)).status, null);
     assert.equal(hitsFor(`/bucket/never.pdf?${SECRET}`).length, 1, 'the PUT arrived once and was not retried');
-    assert.deepEqual(reservations(service.harness, account.id).map((row) => row.state), ['returned']);
+    assert.deepEqual(
+      reservations(service.harness, account.id).map((row) => row.state),
+      ['returned'],
+    );
   });
 
   it('should give up on storage that accepts the connection but never completes it, after 10 s', { timeout: 60_000 }, async () => {
     const account = await createAccount(service.store);
     const port = (stall.address() as { port: number }).port;
-    const response = await render(service.harness, account.key, { markdown: '# Stalled', output: 'upload', upload_url: `https://storage.example.net:${port}/a.pdf` });
+    const response = await render(service.harness, account.key, {
+      markdown: '# Stalled',
+      output: 'upload',
+      upload_url: `https://storage.example.net:${port}/a.pdf`,
+    });
     assert.equal(response.status, 424);
     assert.equal((await errorBody(response)).status, null);
     assert.ok(stalled.length >= 1);
@@ -161,7 +178,11 @@ describe('upload delivery through the service', { concurrency: true }, () => {
 
   it('should answer 503 quota_unavailable when the address check cannot run, reserving nothing', async () => {
     const account = await createAccount(service.store);
-    const response = await render(service.harness, account.key, { markdown: '# DNS', output: 'upload', upload_url: `https://broken.example.net/a.pdf?${SECRET}` });
+    const response = await render(service.harness, account.key, {
+      markdown: '# DNS',
+      output: 'upload',
+      upload_url: `https://broken.example.net/a.pdf?${SECRET}`,
+    });
     assert.equal(response.status, 503);
     assert.equal((await errorBody(response)).code, 'quota_unavailable');
     assert.deepEqual(reservations(service.harness, account.id), []);
@@ -175,7 +196,10 @@ describe('upload delivery through the service', { concurrency: true }, () => {
     assert.equal(hitsFor('/bucket/ok.pdf?off').length, 0);
     const pdf = await render(uploadOff.harness, account.key, { markdown: '# Off', output: 'pdf' });
     assert.equal(pdf.status, 200);
-    assert.deepEqual(reservations(uploadOff.harness, account.id).map((row) => row.state), ['charged']);
+    assert.deepEqual(
+      reservations(uploadOff.harness, account.id).map((row) => row.state),
+      ['charged'],
+    );
   });
 
   it('should re-upload a replay to a fresh URL for free, and keep the original charge when a replay upload fails', async () => {
@@ -195,7 +219,10 @@ describe('upload delivery through the service', { concurrency: true }, () => {
     const failed = await render(service.harness, account.key, body(`${base}/forbidden.pdf?replay=3`), key);
     assert.equal(failed.status, 424);
     assert.equal((await errorBody(failed)).status, 403);
-    assert.deepEqual(reservations(service.harness, account.id).map((row) => row.state), ['charged']);
+    assert.deepEqual(
+      reservations(service.harness, account.id).map((row) => row.state),
+      ['charged'],
+    );
     const report = (await (await usage(service.harness, account.key)).json()) as { credits_used: number };
     assert.equal(report.credits_used, 1);
   });

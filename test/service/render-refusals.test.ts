@@ -57,13 +57,24 @@ describe('render refusals before reservation', () => {
   });
 
   it('should refuse upload_url without upload output, and upload output without upload_url', async () => {
-    await refused({ markdown: '# Hi', upload_url: 'https://storage.example.com/a.pdf' }, { status: 400, code: 'invalid_request', reason: 'invalid_upload_url' });
+    await refused(
+      { markdown: '# Hi', upload_url: 'https://storage.example.com/a.pdf' },
+      { status: 400, code: 'invalid_request', reason: 'invalid_upload_url' },
+    );
     await refused({ markdown: '# Hi', output: 'upload' }, { status: 400, code: 'invalid_request', reason: 'invalid_upload_url' });
   });
 
   it('should refuse an unacceptable upload_url without repeating it', async () => {
-    for (const url of ['http://storage.example.com/secret-token', 'not a url secret-token', 'https://storage.example.com/a b?secret-token', 'https://user:secret-token@storage.example.com/']) {
-      const error = await refused({ markdown: '# Hi', output: 'upload', upload_url: url }, { status: 400, code: 'invalid_request', reason: 'invalid_upload_url' });
+    for (const url of [
+      'http://storage.example.com/secret-token',
+      'not a url secret-token',
+      'https://storage.example.com/a b?secret-token',
+      'https://user:secret-token@storage.example.com/',
+    ]) {
+      const error = await refused(
+        { markdown: '# Hi', output: 'upload', upload_url: url },
+        { status: 400, code: 'invalid_request', reason: 'invalid_upload_url' },
+      );
       assert.doesNotMatch(JSON.stringify(error), /secret-token/);
     }
   });
@@ -113,7 +124,11 @@ describe('render refusals before reservation', () => {
   });
 
   it('should answer a sealed request with an Idempotency-Key 503 signing_unavailable', async () => {
-    await refused({ markdown: '# Hi', sign: { certificate: 'main' } }, { status: 503, code: 'signing_unavailable', reason: 'idempotency_key' }, { 'Idempotency-Key': 'seal-1' });
+    await refused(
+      { markdown: '# Hi', sign: { certificate: 'main' } },
+      { status: 503, code: 'signing_unavailable', reason: 'idempotency_key' },
+      { 'Idempotency-Key': 'seal-1' },
+    );
   });
 
   it('should answer a sealed request 503 signing_unavailable while the deployment has no sealer', async () => {
@@ -131,7 +146,12 @@ describe('render refusals before reservation', () => {
   it('should refuse embedded resources over the plan budget', async () => {
     const small = await createAccount(service.store, { plan: 'pro', overrides: { resources_mb: 0.001 } });
     const payload = Buffer.alloc(2000, 7).toString('base64');
-    const error = await refused({ markdown: `![x](data:image/png;base64,${payload})` }, { status: 413, code: 'payload_too_large', reason: 'resource_limit' }, {}, small.key);
+    const error = await refused(
+      { markdown: `![x](data:image/png;base64,${payload})` },
+      { status: 413, code: 'payload_too_large', reason: 'resource_limit' },
+      {},
+      small.key,
+    );
     assert.deepEqual(error.limit, { name: 'resources_mb', value: 0.001, plan: 'pro' });
   });
 

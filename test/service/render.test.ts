@@ -29,7 +29,10 @@ describe('rendering', () => {
     assert.equal(response.headers.get('x-service-sha256'), sha256(pdf));
     assert.equal(response.headers.get('x-service-replay'), null);
     assert.equal(response.headers.get('x-service-signature'), null);
-    assert.match(response.headers.get('server-timing') ?? '', /^queue;dur=[\d.]+, setup;dur=[\d.]+, render;dur=[\d.]+, serialize;dur=[\d.]+, total;dur=[\d.]+$/);
+    assert.match(
+      response.headers.get('server-timing') ?? '',
+      /^queue;dur=[\d.]+, setup;dur=[\d.]+, render;dur=[\d.]+, serialize;dur=[\d.]+, total;dur=[\d.]+$/,
+    );
 
     const report = (await (await usage(service, account.key)).json()) as { credits_used: number; keys: unknown[] };
     assert.equal(report.credits_used, 1);
@@ -44,7 +47,13 @@ describe('rendering', () => {
     assert.equal(response.headers.get('x-service-pages'), '2');
     const pdf = new Uint8Array(await response.arrayBuffer());
     const { pageSizes, pdftotext } = await import('../support/pdf-tools.js');
-    assert.deepEqual((await pageSizes(pdf)).map((size) => [size.width, size.height]), [[612, 792], [612, 792]]);
+    assert.deepEqual(
+      (await pageSizes(pdf)).map((size) => [size.width, size.height]),
+      [
+        [612, 792],
+        [612, 792],
+      ],
+    );
     const text = await pdftotext(pdf);
     assert.match(text, /1\s+First[\s\S]*1 of 2[\s\S]*2\s+Second[\s\S]*2 of 2/);
   });
@@ -71,7 +80,12 @@ describe('rendering', () => {
     const report = (await (await usage(service, own.key)).json()) as { credits_used: number; keys: unknown[] };
     assert.equal(report.credits_used, 1, 'only the document that rendered is counted');
     assert.deepEqual(report.keys, [{ id: own.keyId, name: 'test key', credits: 1 }]);
-    assert.deepEqual(reservations(service, own.id).map((row) => row.state).sort(), ['charged', ...refusals.map(() => 'returned')]);
+    assert.deepEqual(
+      reservations(service, own.id)
+        .map((row) => row.state)
+        .sort(),
+      ['charged', ...refusals.map(() => 'returned')],
+    );
   });
 
   it('should take raw Markdown as text/markdown, without a content type, or with any other type', async () => {
@@ -229,6 +243,9 @@ describe('refusals after reservation', () => {
     await service.store.grantDocuments(account.id, 1);
     assert.equal((await render(service, account.key, '# Two')).status, 200);
     assert.equal((await render(service, account.key, '# Three')).status, 402);
-    assert.deepEqual(reservations(service, account.id).map((row) => row.state), ['charged', 'charged']);
+    assert.deepEqual(
+      reservations(service, account.id).map((row) => row.state),
+      ['charged', 'charged'],
+    );
   });
 });

@@ -58,18 +58,30 @@ describe('sealed renders', () => {
     assert.equal(response.headers.get('x-service-sha256'), sha256(pdf));
     const verdict = await pdfsig(pdf);
     assert.ok(verdict.valid && verdict.totalDocumentSigned, verdict.output);
-    assert.deepEqual(reservations(service, account.id).map((row) => row.state), ['charged']);
+    assert.deepEqual(
+      reservations(service, account.id).map((row) => row.state),
+      ['charged'],
+    );
   });
 
   it('should answer JSON with signed: true, and an upload receipt with the digest taken after sealing', async () => {
-    const json = await render(service, pro.key, { markdown: '# JSON', output: 'json', sign: { key: fx.text('ed25519.key'), cert: fx.text('ed25519.pem'), chain: fx.text('chain.pem') } });
+    const json = await render(service, pro.key, {
+      markdown: '# JSON',
+      output: 'json',
+      sign: { key: fx.text('ed25519.key'), cert: fx.text('ed25519.pem'), chain: fx.text('chain.pem') },
+    });
     assert.equal(json.status, 200);
     const body = (await json.json()) as { pdf: string; sha256: string; signed: boolean; bytes: number };
     const pdf = Buffer.from(body.pdf, 'base64');
     assert.deepEqual([body.signed, body.sha256, body.bytes], [true, sha256(pdf), pdf.length]);
     assert.ok((await independentCheck(pdf)).valid);
 
-    const uploaded = await render(service, pro.key, { markdown: '# Upload', output: 'upload', upload_url: 'https://storage.example.com/a.pdf', sign: p12('rsa.p12') });
+    const uploaded = await render(service, pro.key, {
+      markdown: '# Upload',
+      output: 'upload',
+      upload_url: 'https://storage.example.com/a.pdf',
+      sign: p12('rsa.p12'),
+    });
     assert.equal(uploaded.status, 200);
     assert.equal(uploaded.headers.get('x-service-signature'), 'signed');
     const receipt = (await uploaded.json()) as { sha256: string; bytes: number };
@@ -79,7 +91,10 @@ describe('sealed renders', () => {
   });
 
   it('should write reason, location and contact into the seal', async () => {
-    const response = await render(service, pro.key, { markdown: '# Meta', sign: { ...p12(), reason: 'Approved', location: 'Zürich', contact: 'legal@example.com' } });
+    const response = await render(service, pro.key, {
+      markdown: '# Meta',
+      sign: { ...p12(), reason: 'Approved', location: 'Zürich', contact: 'legal@example.com' },
+    });
     assert.equal(response.status, 200);
     const pdf = Buffer.from(await response.arrayBuffer());
     assert.match(pdf.toString('latin1'), /\/Reason \(Approved\)/);
@@ -122,7 +137,11 @@ describe('sealed renders', () => {
   });
 
   it('should refuse sign: true, two credential forms and an oversized key 400 invalid_request', async () => {
-    for (const sign of [true, { ...p12(), key: fx.text('p256.key'), cert: fx.text('p256.pem') }, { key: `-----BEGIN PRIVATE KEY-----\n${'A'.repeat(90_000)}\n-----END PRIVATE KEY-----\n`, cert: fx.text('p256.pem') }]) {
+    for (const sign of [
+      true,
+      { ...p12(), key: fx.text('p256.key'), cert: fx.text('p256.pem') },
+      { key: `-----BEGIN PRIVATE KEY-----\n${'A'.repeat(90_000)}\n-----END PRIVATE KEY-----\n`, cert: fx.text('p256.pem') },
+    ]) {
       const response = await render(service, pro.key, { markdown: '# Bad', sign });
       assert.equal(response.status, 400);
       assert.equal((await errorBody(response)).code, 'invalid_request');
@@ -178,7 +197,10 @@ describe('sealed renders on a deployment without the resource-rendering backend'
       const error = await errorBody(response);
       assert.deepEqual([error.code, error.reason], ['signing_unavailable', 'metadata_unavailable']);
     }
-    assert.deepEqual(reservations(service, account.id).map((row) => row.state), ['charged']);
+    assert.deepEqual(
+      reservations(service, account.id).map((row) => row.state),
+      ['charged'],
+    );
   });
 });
 

@@ -24,7 +24,11 @@ describe('seal credentials at rest and in logs', () => {
   before(async () => {
     fx = Fixtures.make();
     // The canary key is the P-256 leaf's; these two files carry it under the canary password.
-    execFileSync('openssl', ['pkcs12', '-export', '-inkey', 'p256.key', '-in', 'p256.pem', '-certfile', 'chain.pem', '-passout', `pass:${canaryPassword}`, '-out', 'canary.p12'], { cwd: fx.dir });
+    execFileSync(
+      'openssl',
+      ['pkcs12', '-export', '-inkey', 'p256.key', '-in', 'p256.pem', '-certfile', 'chain.pem', '-passout', `pass:${canaryPassword}`, '-out', 'canary.p12'],
+      { cwd: fx.dir },
+    );
     execFileSync('openssl', ['pkcs8', '-topk8', '-in', 'p256.key', '-passout', `pass:${canaryPassword}`, '-out', 'canary.encrypted.pem'], { cwd: fx.dir });
     service = await startService({ sealer: testSealer({ store: () => service.store, log: (event) => service.logs.push(event) }) });
   });
@@ -38,13 +42,23 @@ describe('seal credentials at rest and in logs', () => {
     const key = createPrivateKey(fx.text('p256.key'));
     const der = key.export({ format: 'der', type: 'pkcs8' });
     const scalar = Buffer.from(key.export({ format: 'jwk' }).d!, 'base64url');
-    const pemLines = fx.text('p256.key').split('\n').filter((line) => line.length >= 40 && !line.startsWith('-----'));
+    const pemLines = fx
+      .text('p256.key')
+      .split('\n')
+      .filter((line) => line.length >= 40 && !line.startsWith('-----'));
     const p12 = readFileSync(fx.path('canary.p12'));
     return [
       { name: 'password (UTF-8)', bytes: Buffer.from(canaryPassword, 'utf8') },
       { name: 'password (UTF-16LE)', bytes: Buffer.from(canaryPassword, 'utf16le') },
       { name: 'password (UTF-16BE)', bytes: Buffer.from(canaryPassword, 'utf16le').swap16() },
-      { name: 'password (JSON-escaped)', bytes: Buffer.from(JSON.stringify(canaryPassword).slice(1, -1).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)) },
+      {
+        name: 'password (JSON-escaped)',
+        bytes: Buffer.from(
+          JSON.stringify(canaryPassword)
+            .slice(1, -1)
+            .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+        ),
+      },
       { name: 'key (PKCS#8 DER)', bytes: der },
       { name: 'key (private scalar)', bytes: scalar },
       { name: 'key (scalar, hex)', bytes: Buffer.from(scalar.toString('hex')) },

@@ -54,18 +54,44 @@ describe('stored certificates', () => {
   it('should store a PKCS#12 bundle and separate parts, and list them without any secret', () => {
     const bundle = add(owner.id, 'company', '--p12', fx.path('p256.p12'), '--password', PASSWORD);
     assert.equal(bundle.status, 0, bundle.stderr);
-    assert.deepEqual({ ...bundle.json(), not_after: undefined, created_at: undefined }, {
-      account: owner.id, name: 'company', key_type: 'ecdsa-p256', not_after: undefined, created_at: undefined,
-    });
+    assert.deepEqual(
+      { ...bundle.json(), not_after: undefined, created_at: undefined },
+      {
+        account: owner.id,
+        name: 'company',
+        key_type: 'ecdsa-p256',
+        not_after: undefined,
+        created_at: undefined,
+      },
+    );
     assert.equal(add(owner.id, 'ed', '--key', fx.path('ed25519.der'), '--cert', fx.path('ed25519.cert.der'), '--chain', fx.path('chain.pem')).status, 0);
-    const encrypted = add(owner.id, 'encrypted', '--key', fx.path('p384.encrypted.pem'), '--cert', fx.path('p384.pem'), '--chain', fx.path('chain.pem'), '--password', NON_ASCII_PASSWORD);
+    const encrypted = add(
+      owner.id,
+      'encrypted',
+      '--key',
+      fx.path('p384.encrypted.pem'),
+      '--cert',
+      fx.path('p384.pem'),
+      '--chain',
+      fx.path('chain.pem'),
+      '--password',
+      NON_ASCII_PASSWORD,
+    );
     assert.equal(encrypted.status, 0, encrypted.stderr);
 
     const listed = quire(['cert', 'list', owner.id, '--db', service.dbFile]);
     assert.equal(listed.status, 0);
     const certificates = listed.json().certificates as { name: string; key_type: string }[];
-    assert.deepEqual(certificates.map((c) => [c.name, c.key_type]), [['company', 'ecdsa-p256'], ['ed', 'ed25519'], ['encrypted', 'ecdsa-p384']]);
-    for (const output of [bundle, encrypted, listed]) assert.ok(!(output.stdout + output.stderr).includes(PASSWORD) && !output.stdout.includes(NON_ASCII_PASSWORD));
+    assert.deepEqual(
+      certificates.map((c) => [c.name, c.key_type]),
+      [
+        ['company', 'ecdsa-p256'],
+        ['ed', 'ed25519'],
+        ['encrypted', 'ecdsa-p384'],
+      ],
+    );
+    for (const output of [bundle, encrypted, listed])
+      assert.ok(!(output.stdout + output.stderr).includes(PASSWORD) && !output.stdout.includes(NON_ASCII_PASSWORD));
   });
 
   it('should seal with the stored certificate named in the request', async () => {
@@ -92,7 +118,10 @@ describe('stored certificates', () => {
       assert.equal(response.status, 400);
       assert.equal((await errorBody(response)).code, 'unknown_signing_identity');
     }
-    assert.deepEqual(reservations(service, account.id).map((row) => row.state), ['charged']);
+    assert.deepEqual(
+      reservations(service, account.id).map((row) => row.state),
+      ['charged'],
+    );
     assert.equal(quire(['cert', 'delete', account.id, '--name', 'temporary', '--db', service.dbFile]).status, 1);
   });
 
@@ -168,7 +197,9 @@ describe('the master key file', () => {
     const account = await store.createAccount({ email: 'seal@example.com', plan: 'pro', emailVerified: true });
     await store.close();
 
-    const added = quire(['cert', 'add', account.id, '--name', 'main', '--p12', fx.path('p256.p12'), '--password', PASSWORD, '--db', db], { QUIRE_MASTER_KEY: '' });
+    const added = quire(['cert', 'add', account.id, '--name', 'main', '--p12', fx.path('p256.p12'), '--password', PASSWORD, '--db', db], {
+      QUIRE_MASTER_KEY: '',
+    });
     assert.equal(added.status, 0, added.stderr);
     const keyFile = path.join(dir, 'data', 'master.key');
     assert.equal(statSync(keyFile).mode & 0o777, 0o600);
@@ -177,7 +208,10 @@ describe('the master key file', () => {
     const reopened = SqliteStore.open(db, systemClock);
     try {
       const sealer = sealerFromEnv({}, { store: reopened, location: { kind: 'sqlite', file: db }, clock: systemClock, log: () => undefined });
-      const opened = await sealer.open({ credential: { form: 'stored', certificate: 'main' }, reason: undefined, location: undefined, contact: undefined }, account.id);
+      const opened = await sealer.open(
+        { credential: { form: 'stored', certificate: 'main' }, reason: undefined, location: undefined, contact: undefined },
+        account.id,
+      );
       const sealed = await opened.apply((await renderEngine('# Stored', {})).pdf);
       assert.ok((await pdfsig(sealed)).valid);
     } finally {

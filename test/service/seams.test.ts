@@ -54,7 +54,10 @@ describe('upload delivery seam', () => {
     assert.deepEqual(receipt, { uploaded: true, pages: 1, bytes: stored.byteLength, sha256: sha256(stored), status: 201 });
     assert.equal(response.headers.get('x-service-sha256'), sha256(stored));
     assert.doesNotMatch(JSON.stringify(receipt), /storage\.example\.com/);
-    assert.deepEqual(reservations(service, account.id).map((row) => row.state), ['charged']);
+    assert.deepEqual(
+      reservations(service, account.id).map((row) => row.state),
+      ['charged'],
+    );
   });
 
   it('should refuse a destination before reserving, and return the document when storage refuses', async () => {

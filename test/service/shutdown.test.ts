@@ -18,7 +18,10 @@ describe('graceful shutdown', () => {
       assert.equal(response.status, 200);
       await response.arrayBuffer();
       await stopping;
-      assert.deepEqual(reservations(service, account.id).map((row) => row.state), ['charged']);
+      assert.deepEqual(
+        reservations(service, account.id).map((row) => row.state),
+        ['charged'],
+      );
       await assert.rejects(fetch(`${service.url}/v1/usage`));
     } finally {
       await service.close();

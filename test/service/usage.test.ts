@@ -42,9 +42,7 @@ describe('usage report', () => {
     clock.set(Date.parse('2025-01-15T12:00:00Z'));
     const account = await createAccount(service.store, { plan: 'starter', overrides: { requests_per_min: 50 } });
     const { body, periodId } = await report(account.key);
-    assert.deepEqual(Object.keys(body).sort(), [
-      'credits_granted', 'credits_included', 'credits_used', 'keys', 'limits', 'period_end', 'period_start', 'plan',
-    ]);
+    assert.deepEqual(Object.keys(body).sort(), ['credits_granted', 'credits_included', 'credits_used', 'keys', 'limits', 'period_end', 'period_start', 'plan']);
     assert.deepEqual(body, {
       plan: 'starter',
       period_start: '2025-01-15T00:00:00.000Z',

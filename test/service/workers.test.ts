@@ -55,7 +55,10 @@ describe('render workers', () => {
     const response = await render(service, account.key, 'hoard:80\n# Kept');
     assert.equal(response.status, 200);
     await response.arrayBuffer();
-    assert.ok(service.logs.some((line) => line.event === 'worker_replaced'), 'the worn worker is replaced');
+    assert.ok(
+      service.logs.some((line) => line.event === 'worker_replaced'),
+      'the worn worker is replaced',
+    );
     // The replacement starts empty: 80 MB more fits again, where the worn worker would fail.
     const again = await render(service, account.key, 'hoard:80\n# Kept again');
     assert.equal(again.status, 200);
@@ -79,7 +82,10 @@ describe('render workers', () => {
     const error = await errorBody(response);
     assert.equal(error.code, 'render_failed');
     assert.doesNotMatch(JSON.stringify(error), /undefined|TypeError|stand-in/);
-    assert.ok(service.logs.some((line) => line.event === 'engine_error'), 'the details go to the log');
+    assert.ok(
+      service.logs.some((line) => line.event === 'engine_error'),
+      'the details go to the log',
+    );
   });
 
   it('should answer unreadable front matter 422 render_failed saying why', async () => {
@@ -100,7 +106,6 @@ describe('render workers', () => {
     assert.match(String(error.error), /paper must be a4, a5, letter, legal .*not "b7"/);
     assert.deepEqual(reservations(service, account.id), [{ state: 'returned', error_code: 'render_failed', pages: null }]);
   });
-
 });
 
 describe('the render queue', () => {
@@ -119,8 +124,14 @@ describe('the render queue', () => {
       const statuses = (await Promise.all(sent)).map((response) => response.status).sort();
       assert.deepEqual(statuses, [200, 200, 503]);
       assert.deepEqual(
-        reservations(service, account.id).map((row) => [row.state, row.error_code]).sort(),
-        [['charged', null], ['charged', null], ['returned', 'queue_full']],
+        reservations(service, account.id)
+          .map((row) => [row.state, row.error_code])
+          .sort(),
+        [
+          ['charged', null],
+          ['charged', null],
+          ['returned', 'queue_full'],
+        ],
       );
     } finally {
       await service.close();

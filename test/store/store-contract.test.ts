@@ -270,10 +270,20 @@ function storeContract(name: string, open: (clock: ManualClock) => Promise<Opene
     it('should grant every one of as many simultaneous requests as the limit, across instances, and refuse the next', async () => {
       const sibling = await instance();
       // Claims racing for the same few free slots, again and again: none may be refused while a slot is free.
-      const rounds = Array.from({ length: 30 }, (_, i) => [[4, 1], [6, 2], [12, 3]][i % 3] as [number, number]);
+      const rounds = Array.from(
+        { length: 30 },
+        (_, i) =>
+          [
+            [4, 1],
+            [6, 2],
+            [12, 3],
+          ][i % 3] as [number, number],
+      );
       for (const [limit, batch] of rounds) {
         const { id } = await account();
-        const grants = await Promise.all(Array.from({ length: limit / batch }, (_, i) => (i % 2 === 0 ? store : sibling).takeTokens(id, 'request', limit, batch)));
+        const grants = await Promise.all(
+          Array.from({ length: limit / batch }, (_, i) => (i % 2 === 0 ? store : sibling).takeTokens(id, 'request', limit, batch)),
+        );
         assert.equal(grants.filter((grant) => grant.granted).length, limit / batch, `${limit} a minute in batches of ${batch}: all granted`);
         assert.equal(await store.tokensHeld(id, 'request', limit), limit);
         assert.equal((await sibling.takeTokens(id, 'request', limit, 1)).granted, false, 'the next is refused');
@@ -288,7 +298,7 @@ function storeContract(name: string, open: (clock: ManualClock) => Promise<Opene
       assert.deepEqual(await store.takeTokens(id, 'preview', 1, 1), { granted: false, freeInMs: 3_540_000 });
     });
 
-    it('should give render slots back, and take back a stopped instance\'s slots only when its lease expires', async () => {
+    it("should give render slots back, and take back a stopped instance's slots only when its lease expires", async () => {
       const { id } = await account();
       const first = await instance();
       const second = await instance();
@@ -411,7 +421,10 @@ describe('PostgreSQL migrations', () => {
       const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open({ url: fresh.url, size: 2 }, clock)));
       await Promise.all(stores.map((store) => store.close()));
       const versions = await fresh.query<{ version: number }>('SELECT version FROM schema_version ORDER BY version');
-      assert.deepEqual(versions.map((row) => row.version), MIGRATIONS.map((_, index) => index + 1));
+      assert.deepEqual(
+        versions.map((row) => row.version),
+        MIGRATIONS.map((_, index) => index + 1),
+      );
     } finally {
       await fresh.drop();
     }

@@ -25,7 +25,11 @@ export async function elementLines(pdf: Uint8Array, role: string): Promise<Array
     for (const run of textRuns(page.content, page.height)) {
       if (run.mcid === null) continue;
       const lines = byId.get(run.mcid) ?? [];
-      if (!lines.includes(run.baseline)) byId.set(run.mcid, [...lines, run.baseline].sort((a, b) => a - b));
+      if (!lines.includes(run.baseline))
+        byId.set(
+          run.mcid,
+          [...lines, run.baseline].sort((a, b) => a - b),
+        );
     }
     baselines.set(page.ref, byId);
   }
@@ -41,7 +45,10 @@ export async function elementLines(pdf: Uint8Array, role: string): Promise<Array
       const reference = typeof kid === 'number' ? { page: element['/Pg'] as string, mcid: kid } : markedReference(kid);
       if (!reference) continue;
       const number = pageRefs.indexOf(reference.page) + 1;
-      drawn.set(number, [...(drawn.get(number) ?? []), ...(baselines.get(reference.page)?.get(reference.mcid) ?? [])].sort((a, b) => a - b));
+      drawn.set(
+        number,
+        [...(drawn.get(number) ?? []), ...(baselines.get(reference.page)?.get(reference.mcid) ?? [])].sort((a, b) => a - b),
+      );
     }
     elements.push(drawn);
   }
@@ -65,10 +72,12 @@ export async function pageLines(pdf: Uint8Array): Promise<PageLine[][]> {
     const runs = textRuns(page.content, page.height).filter((run) => run.mcid !== null);
     const lines = new Map<number, typeof runs>();
     for (const run of runs) lines.set(run.baseline, [...(lines.get(run.baseline) ?? []), run]);
-    return [...lines].sort((a, b) => a[0] - b[0]).map(([baseline, inLine]) => {
-      const [last, before] = [...inLine].sort((a, b) => b.x - a.x);
-      return { baseline, hyphenated: last!.empty && last!.glyphs === 1 && before?.whole === true };
-    });
+    return [...lines]
+      .sort((a, b) => a[0] - b[0])
+      .map(([baseline, inLine]) => {
+        const [last, before] = [...inLine].sort((a, b) => b.x - a.x);
+        return { baseline, hyphenated: last!.empty && last!.glyphs === 1 && before?.whole === true };
+      });
   });
 }
 
@@ -110,7 +119,14 @@ function textRuns(content: string, pageHeight: number): TextRun[] {
     } else if (token[0].endsWith('BMC')) open.push({ mcid: null, empty: false, whole: false });
     else {
       const mcid = open.findLast((entry) => entry.mcid !== null)?.mcid ?? null;
-      runs.push({ mcid, baseline: Math.round((pageHeight - Number(token[3])) * 100) / 100, x: Number(token[2]), empty: open.some((entry) => entry.empty), whole: open.some((entry) => entry.whole), glyphs: glyphCodes(token[4] ?? '').length });
+      runs.push({
+        mcid,
+        baseline: Math.round((pageHeight - Number(token[3])) * 100) / 100,
+        x: Number(token[2]),
+        empty: open.some((entry) => entry.empty),
+        whole: open.some((entry) => entry.whole),
+        glyphs: glyphCodes(token[4] ?? '').length,
+      });
     }
   }
   return runs;

@@ -34,7 +34,11 @@ export async function rasterImageCount(bytes: Uint8Array): Promise<number> {
 export async function structureAlts(bytes: Uint8Array, role: string): Promise<string[]> {
   const pdf = await openPdf(bytes);
   const alts: string[] = [];
-  interface Node { role?: string; alt?: string; children?: Node[] }
+  interface Node {
+    role?: string;
+    alt?: string;
+    children?: Node[];
+  }
   const visit = (node: Node) => {
     if (node.role === role) alts.push(node.alt ?? '');
     for (const child of node.children ?? []) visit(child);

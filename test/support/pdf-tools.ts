@@ -49,7 +49,8 @@ export interface PageSize {
 export async function pageSizes(bytes: Uint8Array): Promise<PageSize[]> {
   const out = await tool('pdfinfo', ['-f', '1', '-l', '100000', pdfFile(bytes)]);
   const pages: PageSize[] = [];
-  for (const match of out.matchAll(/^Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+) pts/gm)) pages[Number(match[1]) - 1] = { width: Number(match[2]), height: Number(match[3]), rotation: 0 };
+  for (const match of out.matchAll(/^Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+) pts/gm))
+    pages[Number(match[1]) - 1] = { width: Number(match[2]), height: Number(match[3]), rotation: 0 };
   for (const match of out.matchAll(/^Page\s+(\d+) rot:\s+(\d+)/gm)) pages[Number(match[1]) - 1]!.rotation = Number(match[2]);
   return pages;
 }
@@ -115,7 +116,11 @@ export async function qpdfCheck(bytes: Uint8Array): Promise<string> {
 export async function attachments(bytes: Uint8Array): Promise<Map<string, string>> {
   const file = pdfFile(bytes);
   const list = await tool('pdfdetach', ['-list', file]);
-  const names = list.split('\n').slice(1).map((line) => line.replace(/^\d+:\s*/, '').trim()).filter(Boolean);
+  const names = list
+    .split('\n')
+    .slice(1)
+    .map((line) => line.replace(/^\d+:\s*/, '').trim())
+    .filter(Boolean);
   const out = new Map<string, string>();
   for (const [index, name] of names.entries()) {
     const target = path.join(scratch, `attachment-${++counter}`);
@@ -160,15 +165,26 @@ export interface TextLine {
 export async function textLines(bytes: Uint8Array): Promise<TextLine[]> {
   const out = await tool('pdftotext', ['-bbox-layout', pdfFile(bytes), '-']);
   const lines: TextLine[] = [];
-  out.split('<page ').slice(1).forEach((page, index) => {
-    for (const block of page.matchAll(/<block [^>]*>([\s\S]*?)<\/block>/g)) {
-      const inBlock = [...block[1]!.matchAll(/<line xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([\s\S]*?)<\/line>/g)];
-      inBlock.forEach((line, i) => {
-        const words = [...line[5]!.matchAll(/<word [^>]*>([^<]*)<\/word>/g)].map((word) => decodeEntities(word[1]!));
-        lines.push({ page: index + 1, left: Number(line[1]), top: Number(line[2]), right: Number(line[3]), bottom: Number(line[4]), text: words.join(' '), lastInBlock: i === inBlock.length - 1 });
-      });
-    }
-  });
+  out
+    .split('<page ')
+    .slice(1)
+    .forEach((page, index) => {
+      for (const block of page.matchAll(/<block [^>]*>([\s\S]*?)<\/block>/g)) {
+        const inBlock = [...block[1]!.matchAll(/<line xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([\s\S]*?)<\/line>/g)];
+        inBlock.forEach((line, i) => {
+          const words = [...line[5]!.matchAll(/<word [^>]*>([^<]*)<\/word>/g)].map((word) => decodeEntities(word[1]!));
+          lines.push({
+            page: index + 1,
+            left: Number(line[1]),
+            top: Number(line[2]),
+            right: Number(line[3]),
+            bottom: Number(line[4]),
+            text: words.join(' '),
+            lastInBlock: i === inBlock.length - 1,
+          });
+        });
+      }
+    });
   return lines;
 }
 

@@ -18,7 +18,12 @@ export async function links(bytes: Uint8Array): Promise<LinkAnnotation[]> {
     const annotations = await (await pdf.getPage(page)).getAnnotations();
     for (const annotation of annotations) {
       if (annotation.subtype !== 'Link') continue;
-      out.push({ page, url: annotation.url ?? null, dest: typeof annotation.dest === 'string' ? annotation.dest : null, contents: annotation.contentsObj?.str ?? '' });
+      out.push({
+        page,
+        url: annotation.url ?? null,
+        dest: typeof annotation.dest === 'string' ? annotation.dest : null,
+        contents: annotation.contentsObj?.str ?? '',
+      });
     }
   }
   await pdf.destroy();
@@ -34,7 +39,8 @@ export interface OutlineItem {
 export async function outline(bytes: Uint8Array): Promise<OutlineItem[]> {
   const pdf = await openPdf(bytes);
   const items = (await pdf.getOutline()) ?? [];
-  const map = (list: typeof items): OutlineItem[] => list.map((item) => ({ title: item.title, dest: typeof item.dest === 'string' ? item.dest : null, children: map(item.items) }));
+  const map = (list: typeof items): OutlineItem[] =>
+    list.map((item) => ({ title: item.title, dest: typeof item.dest === 'string' ? item.dest : null, children: map(item.items) }));
   const result = map(items);
   await pdf.destroy();
   return result;

@@ -10,7 +10,42 @@ const HEADING_ATTRIBUTES = /^([ ]{0,3}#{1,6}[ \t].*?)(?:[ \t]+#+)?[ \t]*\{(?:[#.
 /** Elements whose content no reader sees as text: Quire leaves them out, as browsers do. */
 const UNSEEN = new Set(['script', 'style', 'template', 'iframe', 'object', 'embed', 'form', 'input', 'select', 'textarea', 'noscript', 'svg', 'math']);
 /** Elements that end a run of text (inline ones, `**G**itHub`, do not). */
-const BREAKING = new Set(['p', 'div', 'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote', 'table', 'thead', 'tbody', 'tr', 'td', 'th', 'br', 'hr', 'details', 'summary', 'section', 'article', 'header', 'footer', 'figure', 'figcaption', 'img', 'picture']);
+const BREAKING = new Set([
+  'p',
+  'div',
+  'li',
+  'ul',
+  'ol',
+  'dl',
+  'dt',
+  'dd',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'pre',
+  'blockquote',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'td',
+  'th',
+  'br',
+  'hr',
+  'details',
+  'summary',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'figure',
+  'figcaption',
+  'img',
+  'picture',
+]);
 
 /**
  * The words a reader sees in a Markdown document, found by a reader other than Quire's:
@@ -24,7 +59,8 @@ export function sourceWords(markdown: string): Set<string> {
   const body = markdown.replace(/^---\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)\r?\n/, '').replace(HEADING_ATTRIBUTES, '$1');
   const md = new MarkdownIt({ html: true, linkify: false }).enable(['table', 'strikethrough']);
   const defaultFence = md.renderer.rules.fence!;
-  md.renderer.rules.fence = (tokens, index, options, env, self) => (DRAWN_FENCES.test(tokens[index]!.info.trim()) ? '' : defaultFence(tokens, index, options, env, self));
+  md.renderer.rules.fence = (tokens, index, options, env, self) =>
+    DRAWN_FENCES.test(tokens[index]!.info.trim()) ? '' : defaultFence(tokens, index, options, env, self);
   const html = md.render(body.replace(/\$\$[\s\S]*?\$\$|\$(?=\S)[^$\n]*?\S\$(?!\d)/g, ' ').replace(/:[a-z0-9_+-]+:/g, ' '));
   const document = parseDocument(html);
   const text: string[] = [];
@@ -65,7 +101,14 @@ export function sourceAnchors(markdown: string): Set<string> {
   const slugger = new GithubSlugger();
   const tokens = md.parse(markdown.replace(/^---\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)\r?\n/, ''), {});
   tokens.forEach((token, index) => {
-    if (token.type === 'heading_open') anchors.add(slugger.slug(tokens[index + 1]!.children!.filter((child) => child.type !== 'html_inline').map((child) => child.content).join('')));
+    if (token.type === 'heading_open')
+      anchors.add(
+        slugger.slug(
+          tokens[index + 1]!.children!.filter((child) => child.type !== 'html_inline')
+            .map((child) => child.content)
+            .join(''),
+        ),
+      );
   });
   for (const element of DomUtils.findAll(() => true, parseDocument(md.render(markdown)).children)) {
     for (const name of ['id', 'name']) if (element.attribs[name]) anchors.add(element.attribs[name]!);

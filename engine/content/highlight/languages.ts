@@ -21,7 +21,10 @@ export async function highlighterFor(name: string): Promise<HLJSApi | null> {
   if (!LANGUAGE_FILE.test(file)) return null;
   let load = fileLoads.get(file);
   if (!load) {
-    load = import(`highlight.js/lib/languages/${file}`).then((module: { default: LanguageFn }) => hljs.registerLanguage(file, module.default), () => undefined);
+    load = import(`highlight.js/lib/languages/${file}`).then(
+      (module: { default: LanguageFn }) => hljs.registerLanguage(file, module.default),
+      () => undefined,
+    );
     fileLoads.set(file, load);
   }
   await load;

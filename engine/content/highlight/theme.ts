@@ -8,7 +8,21 @@ export interface TokenStyle {
   italic?: boolean;
 }
 
-type Role = 'keyword' | 'entity' | 'constant' | 'string' | 'variable' | 'comment' | 'tag' | 'heading' | 'list' | 'inserted' | 'deleted' | 'plain' | 'strong' | 'emphasis';
+type Role =
+  | 'keyword'
+  | 'entity'
+  | 'constant'
+  | 'string'
+  | 'variable'
+  | 'comment'
+  | 'tag'
+  | 'heading'
+  | 'list'
+  | 'inserted'
+  | 'deleted'
+  | 'plain'
+  | 'strong'
+  | 'emphasis';
 
 const hex = (value: number): Color => [(value >> 16) & 0xff, (value >> 8) & 0xff, value & 0xff];
 
@@ -20,14 +34,30 @@ const hex = (value: number): Color => [(value >> 16) & 0xff, (value >> 8) & 0xff
  */
 const COLORS: Record<Theme, Record<Exclude<Role, 'plain' | 'strong' | 'emphasis'>, Color>> = {
   light: {
-    keyword: hex(0xcf222e), entity: hex(0x8250df), constant: hex(0x0550ae), string: hex(0x0a3069),
-    variable: hex(0x953800), comment: hex(0x59636e), tag: hex(0x116329), heading: hex(0x0550ae),
-    list: hex(0x3b2300), inserted: hex(0x116329), deleted: hex(0x82071e),
+    keyword: hex(0xcf222e),
+    entity: hex(0x8250df),
+    constant: hex(0x0550ae),
+    string: hex(0x0a3069),
+    variable: hex(0x953800),
+    comment: hex(0x59636e),
+    tag: hex(0x116329),
+    heading: hex(0x0550ae),
+    list: hex(0x3b2300),
+    inserted: hex(0x116329),
+    deleted: hex(0x82071e),
   },
   dark: {
-    keyword: hex(0xff7b72), entity: hex(0xd2a8ff), constant: hex(0x79c0ff), string: hex(0xa5d6ff),
-    variable: hex(0xffa657), comment: hex(0x8b949e), tag: hex(0x7ee787), heading: hex(0x79c0ff),
-    list: hex(0xf2cc60), inserted: hex(0xaff5b4), deleted: hex(0xffdcd7),
+    keyword: hex(0xff7b72),
+    entity: hex(0xd2a8ff),
+    constant: hex(0x79c0ff),
+    string: hex(0xa5d6ff),
+    variable: hex(0xffa657),
+    comment: hex(0x8b949e),
+    tag: hex(0x7ee787),
+    heading: hex(0x79c0ff),
+    list: hex(0xf2cc60),
+    inserted: hex(0xaff5b4),
+    deleted: hex(0xffdcd7),
   },
 };
 
@@ -35,23 +65,47 @@ const COLORS: Record<Theme, Record<Exclude<Role, 'plain' | 'strong' | 'emphasis'
  * highlight.js scopes (dots for sub-scopes, as in `title.function_`) by role, after GitHub's
  * highlight.js theme. Scopes not named here take their enclosing span's style, as in CSS.
  */
-const ROLES = new Map<string, Role>(Object.entries({
-  keyword: 'keyword', doctag: 'keyword', 'template-tag': 'keyword', 'template-variable': 'keyword', type: 'keyword', 'variable.language_': 'keyword',
-  title: 'entity', 'title.class_': 'entity', 'title.function_': 'entity',
-  attr: 'constant', attribute: 'constant', literal: 'constant', meta: 'constant', number: 'constant', operator: 'constant',
-  variable: 'constant', 'selector-attr': 'constant', 'selector-class': 'constant', 'selector-id': 'constant',
-  regexp: 'string', string: 'string',
-  built_in: 'variable', symbol: 'variable',
-  comment: 'comment', code: 'comment', formula: 'comment',
-  name: 'tag', quote: 'tag', 'selector-tag': 'tag', 'selector-pseudo': 'tag',
-  subst: 'plain',
-  section: 'heading',
-  bullet: 'list',
-  emphasis: 'emphasis',
-  strong: 'strong',
-  addition: 'inserted',
-  deletion: 'deleted',
-} satisfies Record<string, Role>));
+const ROLES = new Map<string, Role>(
+  Object.entries({
+    keyword: 'keyword',
+    doctag: 'keyword',
+    'template-tag': 'keyword',
+    'template-variable': 'keyword',
+    type: 'keyword',
+    'variable.language_': 'keyword',
+    title: 'entity',
+    'title.class_': 'entity',
+    'title.function_': 'entity',
+    attr: 'constant',
+    attribute: 'constant',
+    literal: 'constant',
+    meta: 'constant',
+    number: 'constant',
+    operator: 'constant',
+    variable: 'constant',
+    'selector-attr': 'constant',
+    'selector-class': 'constant',
+    'selector-id': 'constant',
+    regexp: 'string',
+    string: 'string',
+    built_in: 'variable',
+    symbol: 'variable',
+    comment: 'comment',
+    code: 'comment',
+    formula: 'comment',
+    name: 'tag',
+    quote: 'tag',
+    'selector-tag': 'tag',
+    'selector-pseudo': 'tag',
+    subst: 'plain',
+    section: 'heading',
+    bullet: 'list',
+    emphasis: 'emphasis',
+    strong: 'strong',
+    addition: 'inserted',
+    deletion: 'deleted',
+  } satisfies Record<string, Role>),
+);
 
 /** The style of a scope such as `title.class_.inherited__`, trying it and then its parents; null to inherit. */
 export function scopeStyle(scope: string, theme: Theme): TokenStyle | null {

@@ -13,7 +13,10 @@ function targetNames(tag: string, attribs: Record<string, string>): string[] {
 /** Every target name in a piece of HTML, in order: read before the document is built, so links before their target resolve. */
 export function htmlTargetNames(html: string): string[] {
   const names: string[] = [];
-  const parser = new Parser({ onopentag: (tag, attribs) => names.push(...targetNames(tag, attribs)) }, { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true });
+  const parser = new Parser(
+    { onopentag: (tag, attribs) => names.push(...targetNames(tag, attribs)) },
+    { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true },
+  );
   parser.end(html);
   return names;
 }

@@ -57,10 +57,15 @@ async function blockContent(element: Element, look: Look, env: HtmlEnv): Promise
       return [{ kind: 'rule' }];
     case 'pre': {
       // Markdown inside a <pre> is Markdown still, set in the code face.
-      if (DomUtils.getElementsByTagName(PLACEHOLDER, element.children, true).length > 0) return htmlBlocks(element.children, { ...look, marks: { ...look.marks, code: true } }, env);
+      if (DomUtils.getElementsByTagName(PLACEHOLDER, element.children, true).length > 0)
+        return htmlBlocks(element.children, { ...look, marks: { ...look.marks, code: true } }, env);
       const code = element.children.find((child): child is Element => child.type === 'tag' && child.name === 'code');
-      const language = /(?:^|\s)(?:language|lang)-([\w+#-]+)/.exec(`${code?.attribs.class ?? ''} ${element.attribs.class ?? ''}`)?.[1] ?? element.attribs.lang ?? null;
-      return [...anchorsWithin(element.children, env), await codeBlock(textContent(element).replace(/^\n/, '').replace(/\n$/, ''), language, env.context.features, env.context.contentOptions)];
+      const language =
+        /(?:^|\s)(?:language|lang)-([\w+#-]+)/.exec(`${code?.attribs.class ?? ''} ${element.attribs.class ?? ''}`)?.[1] ?? element.attribs.lang ?? null;
+      return [
+        ...anchorsWithin(element.children, env),
+        await codeBlock(textContent(element).replace(/^\n/, '').replace(/\n$/, ''), language, env.context.features, env.context.contentOptions),
+      ];
     }
     case 'blockquote':
       return [{ kind: 'quote', children: await htmlBlocks(element.children, look, env), alert: null }];
@@ -83,7 +88,8 @@ async function paragraphOf(nodes: readonly ChildNode[], look: Look, env: HtmlEnv
   const meaningful = content.filter(shows);
   if (meaningful.length === 0) return anchorsIn(content);
   const only = meaningful.length === 1 ? meaningful[0] : undefined;
-  if (only?.kind === 'image' && look.align === 'center') return [...anchorsIn(content), { kind: 'figure', image: only.image, alt: only.alt, caption: null, link: only.link }];
+  if (only?.kind === 'image' && look.align === 'center')
+    return [...anchorsIn(content), { kind: 'figure', image: only.image, alt: only.alt, caption: null, link: only.link }];
   return [{ kind: 'paragraph', content, align: look.align }];
 }
 
@@ -129,7 +135,8 @@ async function table(element: Element, look: Look, env: HtmlEnv): Promise<Block[
   const built: Inline[][][] = [];
   for (const row of rows) {
     const cells: Inline[][] = [];
-    for (const cell of row.cells) cells.push([...anchorsOf(cell, env), ...trimBreaks(await htmlInlines(cell.children, lookOf(cell, look, env.sheets), null, env))]);
+    for (const cell of row.cells)
+      cells.push([...anchorsOf(cell, env), ...trimBreaks(await htmlInlines(cell.children, lookOf(cell, look, env.sheets), null, env))]);
     built.push(cells);
   }
   const align: Align[] = (first?.cells ?? []).map((cell) => lookOf(cell, { ...look, align: null }, env.sheets).align);
@@ -170,7 +177,7 @@ function codeInlines(block: Block & { kind: 'code' }): Inline[] {
 /** Markdown inside an aligned element takes its alignment. */
 function aligned(blocks: Block[], align: Align): Block[] {
   if (!align) return blocks;
-  return blocks.map((block) => (block.kind === 'paragraph' || block.kind === 'heading') && !block.align ? { ...block, align } : block);
+  return blocks.map((block) => ((block.kind === 'paragraph' || block.kind === 'heading') && !block.align ? { ...block, align } : block));
 }
 
 /** Drops line breaks before the first and after the last content (anchors stay). */

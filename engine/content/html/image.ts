@@ -33,9 +33,10 @@ export function sizedImage(image: ImageResource, img: Element): ImageResource {
   const width = pixels(css.get('width') ?? img.attribs.width);
   const height = pixels(css.get('height') ?? img.attribs.height);
   if (width === null && height === null) return image;
-  const [naturalWidth, naturalHeight] = image.kind === 'raster'
-    ? [image.width, image.height]
-    : [(image.drawing.width * image.drawing.unit) / 0.75, (image.drawing.height * image.drawing.unit) / 0.75];
+  const [naturalWidth, naturalHeight] =
+    image.kind === 'raster'
+      ? [image.width, image.height]
+      : [(image.drawing.width * image.drawing.unit) / 0.75, (image.drawing.height * image.drawing.unit) / 0.75];
   const w = width ?? (height! * naturalWidth) / naturalHeight;
   const h = height ?? (width! * naturalHeight) / naturalWidth;
   if (image.kind === 'raster') return { ...image, width: w, height: h };

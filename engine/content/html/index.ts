@@ -11,7 +11,6 @@ import { htmlInlines } from './inlines.js';
 import { parseRegion } from './fragment.js';
 import { regionLength } from './region.js';
 
-
 /** A run of sibling Markdown nodes that HTML opens and closes; `htmlOf` gives a node's HTML, or null for Markdown. */
 export interface HtmlRegion<T> {
   nodes: readonly T[];

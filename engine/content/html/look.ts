@@ -13,15 +13,29 @@ export interface Look {
 }
 
 const TAG_MARKS: Record<string, Partial<Marks>> = {
-  b: { bold: true }, strong: { bold: true },
-  i: { italic: true }, em: { italic: true }, cite: { italic: true }, var: { italic: true }, dfn: { italic: true }, address: { italic: true },
-  u: { underline: true }, ins: { underline: true },
-  s: { strike: true }, strike: { strike: true }, del: { strike: true },
-  code: { code: true }, tt: { code: true }, samp: { code: true },
+  b: { bold: true },
+  strong: { bold: true },
+  i: { italic: true },
+  em: { italic: true },
+  cite: { italic: true },
+  var: { italic: true },
+  dfn: { italic: true },
+  address: { italic: true },
+  u: { underline: true },
+  ins: { underline: true },
+  s: { strike: true },
+  strike: { strike: true },
+  del: { strike: true },
+  code: { code: true },
+  tt: { code: true },
+  samp: { code: true },
   kbd: { kbd: true },
   mark: { highlight: true },
-  sup: { sup: true }, sub: { sub: true },
-  summary: { bold: true }, dt: { bold: true }, th: { bold: true },
+  sup: { sup: true },
+  sub: { sub: true },
+  summary: { bold: true },
+  dt: { bold: true },
+  th: { bold: true },
 };
 
 const ALIGNS: Record<string, Align> = { left: 'left', start: 'left', right: 'right', end: 'right', center: 'center', middle: 'center', justify: null };

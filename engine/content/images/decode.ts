@@ -7,7 +7,10 @@ import { checkRaster } from './raster-check.js';
 
 /** An SVG document, possibly after a byte order mark, an XML declaration or comments. */
 function looksLikeSvg(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.subarray(0, 1024)).toString('utf8').replace(/^\ufeff/, '').trimStart();
+  const head = Buffer.from(bytes.subarray(0, 1024))
+    .toString('utf8')
+    .replace(/^\ufeff/, '')
+    .trimStart();
   return head.startsWith('<') && /<svg[\s>]/i.test(head);
 }
 

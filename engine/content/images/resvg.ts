@@ -17,7 +17,14 @@ export function loadResvg(): Promise<ResvgModule> {
  */
 export function resvgOptions(fitTo: NonNullable<ResvgRenderOptions['fitTo']>, withFonts: boolean): ResvgRenderOptions {
   const font: ResvgRenderOptions['font'] = withFonts
-    ? { loadSystemFonts: false, fontDirs: [FONTS_DIR], defaultFontFamily: 'Source Serif 4', serifFamily: 'Source Serif 4', sansSerifFamily: 'DejaVu Sans', monospaceFamily: 'JetBrains Mono' }
+    ? {
+        loadSystemFonts: false,
+        fontDirs: [FONTS_DIR],
+        defaultFontFamily: 'Source Serif 4',
+        serifFamily: 'Source Serif 4',
+        sansSerifFamily: 'DejaVu Sans',
+        monospaceFamily: 'JetBrains Mono',
+      }
     : { loadSystemFonts: false };
   return { fitTo, font, logLevel: 'off' };
 }

@@ -43,7 +43,9 @@ export function tameEffects(document: Document, elements: readonly Element[], id
       costs.set(element, 1);
     }
   }
-  const styles = elements.filter((element) => element.name === 'style').map((element) => element.children.map((child) => ('data' in child ? child.data : '')).join(''));
+  const styles = elements
+    .filter((element) => element.name === 'style')
+    .map((element) => element.children.map((child) => ('data' in child ? child.data : '')).join(''));
   const sheets = readStyleSheets(document, styles);
   let units = 0;
   for (const element of elements) {
@@ -74,9 +76,18 @@ function filterCost(filter: Element, pixelsPerUnit: number): number {
         break;
       }
       case 'feMorphology': {
-        const radius = Math.min(MAX_MORPHOLOGY_PIXELS / pixelsPerUnit, Math.max(0, ...(primitive.attribs.radius ?? '0').split(/[\s,]+/).map(Number).filter(Number.isFinite)));
+        const radius = Math.min(
+          MAX_MORPHOLOGY_PIXELS / pixelsPerUnit,
+          Math.max(
+            0,
+            ...(primitive.attribs.radius ?? '0')
+              .split(/[\s,]+/)
+              .map(Number)
+              .filter(Number.isFinite),
+          ),
+        );
         primitive.attribs.radius = String(radius);
-        cost += ((2 * MAX_MORPHOLOGY_PIXELS + 1) ** 2) / 100;
+        cost += (2 * MAX_MORPHOLOGY_PIXELS + 1) ** 2 / 100;
         break;
       }
       default:

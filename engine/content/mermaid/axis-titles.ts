@@ -30,7 +30,9 @@ export function uprightAxisTitles(svg: string): string {
     const lines = wrapText(title, fitted, room);
     const leading = fitted * 1.2;
     const centre = 4 + room / 2;
-    const tspans = lines.map((line, index) => `<tspan x="${centre}" y="${Number(y) + (index - (lines.length - 1) / 2) * leading}">${escapeXml(line)}</tspan>`).join('');
+    const tspans = lines
+      .map((line, index) => `<tspan x="${centre}" y="${Number(y) + (index - (lines.length - 1) / 2) * leading}">${escapeXml(line)}</tspan>`)
+      .join('');
     const kept = attributes.replace(/\s*\b(x|y|font-size)="[^"]*"/g, '');
     return `<text x="${centre}" y="${y}" font-size="${fitted}"${kept}>${tspans}</text>`;
   });

@@ -62,7 +62,17 @@ export class Canvas {
   /** One line of text with its baseline at `y`. */
   text(text: string, x: number, y: number, style: TextStyle): void {
     if (!text.trim()) return;
-    this.push({ kind: 'text', text, x, y, transform: IDENTITY, size: style.size, font: style.font ?? REGULAR, color: style.color, anchor: style.anchor ?? 'start' });
+    this.push({
+      kind: 'text',
+      text,
+      x,
+      y,
+      transform: IDENTITY,
+      size: style.size,
+      font: style.font ?? REGULAR,
+      color: style.color,
+      anchor: style.anchor ?? 'start',
+    });
   }
 
   /** Lines of text set `leading` apart, the block centred vertically on `cy`. */

@@ -91,4 +91,3 @@ function cardinality(spelling: string): Cardinality {
   const lower = spelling.toLowerCase();
   return CARDINALITIES.find(([written]) => written === lower)![1];
 }
-

@@ -55,15 +55,33 @@ export function parseGantt(source: MermaidSource): Gantt {
   for (const line of source.lines) {
     const [keyword, rest = ''] = splitKeyword(line);
     switch (keyword) {
-      case 'title': title = unquote(rest); continue;
-      case 'dateFormat': dateFormat = rest; continue;
-      case 'axisFormat': axisFormat = rest; continue;
-      case 'tickInterval': tickInterval = parseTickInterval(rest); continue;
-      case 'excludes': excludes.push(...rest.split(/[\s,]+/).filter(Boolean)); continue;
-      case 'includes': includes.push(...rest.split(/[\s,]+/).filter(Boolean)); continue;
-      case 'weekday': weekStart = weekdayIndex(rest, line); continue;
-      case 'weekend': weekend = rest.toLowerCase() === 'friday' ? [5, 6] : [0, 6]; continue;
-      case 'section': sections.push(rest); continue;
+      case 'title':
+        title = unquote(rest);
+        continue;
+      case 'dateFormat':
+        dateFormat = rest;
+        continue;
+      case 'axisFormat':
+        axisFormat = rest;
+        continue;
+      case 'tickInterval':
+        tickInterval = parseTickInterval(rest);
+        continue;
+      case 'excludes':
+        excludes.push(...rest.split(/[\s,]+/).filter(Boolean));
+        continue;
+      case 'includes':
+        includes.push(...rest.split(/[\s,]+/).filter(Boolean));
+        continue;
+      case 'weekday':
+        weekStart = weekdayIndex(rest, line);
+        continue;
+      case 'weekend':
+        weekend = rest.toLowerCase() === 'friday' ? [5, 6] : [0, 6];
+        continue;
+      case 'section':
+        sections.push(rest);
+        continue;
     }
     if (IGNORED.test(line)) continue;
     const colon = line.indexOf(':');
@@ -90,7 +108,10 @@ function weekdayIndex(name: string, line: string): number {
 
 /** `name : tags…, id, start, end` — the id and start are optional, as in Mermaid. */
 function readTask(name: string, meta: string, section: number, line: string): WrittenTask {
-  const items = meta.split(',').map((item) => item.trim()).filter(Boolean);
+  const items = meta
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   const tags = new Set<TaskTag>();
   while (items.length > 0 && TAGS.has(items[0]!)) tags.add(items.shift() as TaskTag);
   if (items.length === 0 && !tags.has('milestone')) throw new MermaidSyntaxError('a gantt task needs a duration or an end', line);
@@ -104,7 +125,12 @@ function readTask(name: string, meta: string, section: number, line: string): Wr
 function exclusionTest(excludes: string[], includes: string[], weekend: number[], readDate: (text: string) => number | null): (day: number) => boolean {
   const weekdays = new Set<number>();
   const dates = new Set<number>();
-  const included = new Set(includes.map((text) => readDate(text)).filter((time): time is number => time !== null).map(startOfDay));
+  const included = new Set(
+    includes
+      .map((text) => readDate(text))
+      .filter((time): time is number => time !== null)
+      .map(startOfDay),
+  );
   for (const item of excludes.map((text) => text.toLowerCase())) {
     if (item === 'weekends') weekend.forEach((day) => weekdays.add(day));
     else if (WEEKDAY_NAMES.includes(item)) weekdays.add(WEEKDAY_NAMES.indexOf(item));

@@ -74,24 +74,42 @@ export function formatTime(time: number, format: string): string {
   const pad = (value: number, width = 2) => String(value).padStart(width, '0');
   return format.replace(/%([a-zA-Z%])/g, (whole, code: string) => {
     switch (code) {
-      case 'Y': return String(date.getUTCFullYear());
-      case 'y': return pad(date.getUTCFullYear() % 100);
-      case 'm': return pad(date.getUTCMonth() + 1);
-      case 'd': return pad(date.getUTCDate());
-      case 'e': return String(date.getUTCDate());
-      case 'b': return MONTHS[date.getUTCMonth()]!.slice(0, 3);
-      case 'B': return MONTHS[date.getUTCMonth()]!;
-      case 'a': return WEEKDAYS[date.getUTCDay()]!.slice(0, 3);
-      case 'A': return WEEKDAYS[date.getUTCDay()]!;
-      case 'H': return pad(date.getUTCHours());
-      case 'I': return pad(date.getUTCHours() % 12 || 12);
-      case 'p': return date.getUTCHours() < 12 ? 'AM' : 'PM';
-      case 'M': return pad(date.getUTCMinutes());
-      case 'S': return pad(date.getUTCSeconds());
-      case 'L': return pad(date.getUTCMilliseconds(), 3);
-      case 'j': return pad(Math.floor((time - Date.UTC(date.getUTCFullYear(), 0, 1)) / DAY) + 1, 3);
-      case '%': return '%';
-      default: return whole;
+      case 'Y':
+        return String(date.getUTCFullYear());
+      case 'y':
+        return pad(date.getUTCFullYear() % 100);
+      case 'm':
+        return pad(date.getUTCMonth() + 1);
+      case 'd':
+        return pad(date.getUTCDate());
+      case 'e':
+        return String(date.getUTCDate());
+      case 'b':
+        return MONTHS[date.getUTCMonth()]!.slice(0, 3);
+      case 'B':
+        return MONTHS[date.getUTCMonth()]!;
+      case 'a':
+        return WEEKDAYS[date.getUTCDay()]!.slice(0, 3);
+      case 'A':
+        return WEEKDAYS[date.getUTCDay()]!;
+      case 'H':
+        return pad(date.getUTCHours());
+      case 'I':
+        return pad(date.getUTCHours() % 12 || 12);
+      case 'p':
+        return date.getUTCHours() < 12 ? 'AM' : 'PM';
+      case 'M':
+        return pad(date.getUTCMinutes());
+      case 'S':
+        return pad(date.getUTCSeconds());
+      case 'L':
+        return pad(date.getUTCMilliseconds(), 3);
+      case 'j':
+        return pad(Math.floor((time - Date.UTC(date.getUTCFullYear(), 0, 1)) / DAY) + 1, 3);
+      case '%':
+        return '%';
+      default:
+        return whole;
     }
   });
 }

@@ -53,8 +53,18 @@ export function renderGantt(source: MermaidSource, colors: DiagramColors): Drawi
   const chartBottom = y;
 
   bands.forEach((band, index) => {
-    if (index % 2 === 0) canvas.rect(MARGIN, band.top, WIDTH - 2 * MARGIN, band.bottom - band.top, { fill: mix(seriesColor(colors, sectionHue(band.section)), colors.background, 0.07) });
-    if (named) canvas.textBlock(sectionLines[band.section]!, MARGIN + 6, (band.top + band.bottom) / 2, { size: LABEL_SIZE, color: colors.text, font: SEMIBOLD }, LABEL_SIZE * 1.25);
+    if (index % 2 === 0)
+      canvas.rect(MARGIN, band.top, WIDTH - 2 * MARGIN, band.bottom - band.top, {
+        fill: mix(seriesColor(colors, sectionHue(band.section)), colors.background, 0.07),
+      });
+    if (named)
+      canvas.textBlock(
+        sectionLines[band.section]!,
+        MARGIN + 6,
+        (band.top + band.bottom) / 2,
+        { size: LABEL_SIZE, color: colors.text, font: SEMIBOLD },
+        LABEL_SIZE * 1.25,
+      );
   });
   if (gantt.excluded) shadeExcluded(canvas, gantt.excluded, from, to, x, top, chartBottom, colors);
 
@@ -80,7 +90,13 @@ function drawTask(canvas: Canvas, task: GanttTask, cy: number, x: (time: number)
   const critical = seriesColor(colors, CRITICAL_HUE);
   const hue = sectionHue(task.section);
   const stroke = task.tags.has('crit') ? critical : task.tags.has('done') ? colors.muted : seriesColor(colors, hue);
-  const fill = task.tags.has('done') ? mix(colors.muted, colors.background, 0.3) : task.tags.has('crit') ? mix(critical, colors.background, 0.3) : task.tags.has('active') ? colors.background : tintColor(colors, hue);
+  const fill = task.tags.has('done')
+    ? mix(colors.muted, colors.background, 0.3)
+    : task.tags.has('crit')
+      ? mix(critical, colors.background, 0.3)
+      : task.tags.has('active')
+        ? colors.background
+        : tintColor(colors, hue);
   const strokeWidth = task.tags.has('active') || task.tags.has('crit') ? 1.5 : 0.75;
   const left = x(task.start);
   const right = x(task.end);
@@ -96,7 +112,12 @@ function drawTask(canvas: Canvas, task: GanttTask, cy: number, x: (time: number)
     // A diamond in the middle of the milestone's time, as Mermaid sets it.
     const mx = (left + right) / 2;
     const h = BAR / 2 + 1;
-    canvas.path(`M${n(mx)} ${n(cy - h)}L${n(mx + h)} ${n(cy)}L${n(mx)} ${n(cy + h)}L${n(mx - h)} ${n(cy)}Z`, { fill: stroke, stroke, strokeWidth: 0.75, join: 'round' });
+    canvas.path(`M${n(mx)} ${n(cy - h)}L${n(mx + h)} ${n(cy)}L${n(mx)} ${n(cy + h)}L${n(mx - h)} ${n(cy)}Z`, {
+      fill: stroke,
+      stroke,
+      strokeWidth: 0.75,
+      join: 'round',
+    });
     beside(mx - h, mx + h, 4);
     return;
   }
@@ -105,7 +126,16 @@ function drawTask(canvas: Canvas, task: GanttTask, cy: number, x: (time: number)
   else beside(left, right, 4);
 }
 
-function shadeExcluded(canvas: Canvas, excluded: NonNullable<Gantt['excluded']>, from: number, to: number, x: (time: number) => number, top: number, bottom: number, colors: DiagramColors): void {
+function shadeExcluded(
+  canvas: Canvas,
+  excluded: NonNullable<Gantt['excluded']>,
+  from: number,
+  to: number,
+  x: (time: number) => number,
+  top: number,
+  bottom: number,
+  colors: DiagramColors,
+): void {
   const first = Math.floor(from / DAY) * DAY;
   if ((to - first) / DAY > MAX_SHADED_DAYS) return;
   let runStart: number | null = null;

@@ -76,7 +76,17 @@ export function parseGitGraph(source: MermaidSource): GitGraph {
     const [, command, rest] = match as unknown as [string, string, string];
     if (command === 'commit') {
       const options = readOptions(rest, line);
-      add({ id: options.get('id') ?? null, parents: current.head ? [current.head] : [], type: typeOf(options, line), tag: options.get('tag') ?? null, kind: 'commit', picked: null }, line);
+      add(
+        {
+          id: options.get('id') ?? null,
+          parents: current.head ? [current.head] : [],
+          type: typeOf(options, line),
+          tag: options.get('tag') ?? null,
+          kind: 'commit',
+          picked: null,
+        },
+        line,
+      );
     } else if (command === 'branch') {
       const [name, ...more] = rest.split(/\s+/);
       if (!name) throw new MermaidSyntaxError('a branch needs a name', line);
@@ -95,14 +105,27 @@ export function parseGitGraph(source: MermaidSource): GitGraph {
       if (!other.head || other.head === current.head) throw new MermaidSyntaxError(`the branch "${other.name}" has nothing to merge`, line);
       if (!current.head) throw new MermaidSyntaxError(`the branch "${current.name}" has no commit to merge into`, line);
       const options = readOptions(more.join(' '), line);
-      add({ id: options.get('id') ?? null, parents: [current.head, other.head], type: typeOf(options, line), tag: options.get('tag') ?? null, kind: 'merge', picked: null }, line);
+      add(
+        {
+          id: options.get('id') ?? null,
+          parents: [current.head, other.head],
+          type: typeOf(options, line),
+          tag: options.get('tag') ?? null,
+          kind: 'merge',
+          picked: null,
+        },
+        line,
+      );
     } else {
       const options = readOptions(rest, line);
       const picked = options.get('id');
       const commit = picked === undefined ? undefined : ids.get(picked);
       if (!commit) throw new MermaidSyntaxError('cherry-pick needs the id of an existing commit', line);
       if (commit.branch === branches.indexOf(current)) throw new MermaidSyntaxError('a commit cannot be cherry-picked onto its own branch', line);
-      add({ id: null, parents: current.head ? [current.head] : [], type: 'NORMAL', tag: options.get('tag') ?? null, kind: 'cherry-pick', picked: picked! }, line);
+      add(
+        { id: null, parents: current.head ? [current.head] : [], type: 'NORMAL', tag: options.get('tag') ?? null, kind: 'cherry-pick', picked: picked! },
+        line,
+      );
     }
   }
   if (commits.length === 0) throw new MermaidSyntaxError('a gitGraph needs at least one commit');

@@ -72,7 +72,12 @@ export function renderGitGraph(source: MermaidSource, colors: DiagramColors): Dr
     const side = sides[index]!;
     if (label) {
       const offset = RADIUS + 4 + SMALL_SIZE / 2 + 1;
-      const [cx, cy] = graph.direction !== 'LR' ? [x - RADIUS - 5 - labelWidth / 2, y] : side === 'above' ? [x, y - offset] : [side === 'right' ? x + 3 + labelWidth / 2 : x, y + offset];
+      const [cx, cy] =
+        graph.direction !== 'LR'
+          ? [x - RADIUS - 5 - labelWidth / 2, y]
+          : side === 'above'
+            ? [x, y - offset]
+            : [side === 'right' ? x + 3 + labelWidth / 2 : x, y + offset];
       canvas.rect(cx - labelWidth / 2, cy - SMALL_SIZE / 2 - 1.5, labelWidth, SMALL_SIZE + 3, { fill: colors.background, fillOpacity: 0.85 }, 2);
       canvas.text(label, cx, centredBaseline(cy, SMALL_SIZE), { size: SMALL_SIZE, color: colors.muted, anchor: 'middle' });
     }
@@ -125,10 +130,19 @@ function layout(graph: GitGraph, lanes: Map<number, number>, labels: Array<strin
     // label or tag must stop short of the lines at the next commits, a label set to the right of
     // its commit short of the next one's.
     const besideWidths = labelWidths.map((width, index) => (sides[index] === 'right' ? width : 0));
-    const step = Math.max(30, spacing(graph, lanes, labelWidths), spacing(graph, lanes, tagWidths), Math.max(labelWidth, tagWidth) / 2 + 6, Math.max(0, ...besideWidths) + 10);
+    const step = Math.max(
+      30,
+      spacing(graph, lanes, labelWidths),
+      spacing(graph, lanes, tagWidths),
+      Math.max(labelWidth, tagWidth) / 2 + 6,
+      Math.max(0, ...besideWidths) + 10,
+    );
     // A lane's band above holds its labels set above and its tags; below, its labels: bands of
     // neighbouring lanes must not meet.
-    const above = graph.commits.reduce((most, commit, index) => Math.max(most, (sides[index] === 'above' && labels[index] ? LABEL_BAND : RADIUS) + (commit.tag ? TAG_HEIGHT + 3 : 0)), RADIUS);
+    const above = graph.commits.reduce(
+      (most, commit, index) => Math.max(most, (sides[index] === 'above' && labels[index] ? LABEL_BAND : RADIUS) + (commit.tag ? TAG_HEIGHT + 3 : 0)),
+      RADIUS,
+    );
     const below = labelWidth > 0 ? LABEL_BAND : RADIUS;
     const lane = Math.max(38, above + below + 6);
     const x0 = MARGIN + nameWidth + 14 + 0.6 * step;
@@ -194,17 +208,33 @@ function drawCommit(canvas: Canvas, commit: Commit, x: number, y: number, color:
   }
   if (commit.type === 'REVERSE') {
     const d = RADIUS * 0.5;
-    canvas.path(`M${n(x - d)} ${n(y - d)}L${n(x + d)} ${n(y + d)}M${n(x + d)} ${n(y - d)}L${n(x - d)} ${n(y + d)}`, { stroke: colors.background, strokeWidth: 1.5, cap: 'round' });
+    canvas.path(`M${n(x - d)} ${n(y - d)}L${n(x + d)} ${n(y + d)}M${n(x + d)} ${n(y - d)}L${n(x - d)} ${n(y + d)}`, {
+      stroke: colors.background,
+      strokeWidth: 1.5,
+      cap: 'round',
+    });
   }
 }
 
-function drawBranchLabel(canvas: Canvas, name: string, [x, y]: Point, direction: GitGraph['direction'], color: DiagramColors['series'][number], colors: DiagramColors): void {
+function drawBranchLabel(
+  canvas: Canvas,
+  name: string,
+  [x, y]: Point,
+  direction: GitGraph['direction'],
+  color: DiagramColors['series'][number],
+  colors: DiagramColors,
+): void {
   const width = textWidth(name, LABEL_SIZE, SEMIBOLD) + 2 * PILL_PAD;
   const height = LABEL_SIZE + 8;
   const left = direction === 'LR' ? x - 14 - width : x - width / 2;
   const top = direction === 'LR' ? y - height / 2 : direction === 'TB' ? y - height - 6 : y + 6;
   canvas.rect(left, top, width, height, { fill: color }, height / 2);
-  canvas.text(name, left + width / 2, centredBaseline(top + height / 2, LABEL_SIZE, SEMIBOLD), { size: LABEL_SIZE, color: textOn(color, colors), font: SEMIBOLD, anchor: 'middle' });
+  canvas.text(name, left + width / 2, centredBaseline(top + height / 2, LABEL_SIZE, SEMIBOLD), {
+    size: LABEL_SIZE,
+    color: textOn(color, colors),
+    font: SEMIBOLD,
+    anchor: 'middle',
+  });
 }
 
 /** A tag: a label with a pointed end towards its commit, above it (or beside it, top to bottom), `clearance` further off for the commit's label. */
@@ -215,11 +245,17 @@ function drawTag(canvas: Canvas, tag: string, x: number, y: number, clearance: n
   if (direction === 'LR') {
     // Above the commit, or above its label when that is set above.
     const top = y - RADIUS - 6 - height - clearance;
-    canvas.path(`${roundedRect(x - width / 2, top, width, height, 2)}M${n(x - 3)} ${n(top + height)}L${n(x)} ${n(top + height + 3)}L${n(x + 3)} ${n(top + height)}`, paint);
+    canvas.path(
+      `${roundedRect(x - width / 2, top, width, height, 2)}M${n(x - 3)} ${n(top + height)}L${n(x)} ${n(top + height + 3)}L${n(x + 3)} ${n(top + height)}`,
+      paint,
+    );
     canvas.text(tag, x, centredBaseline(top + height / 2, SMALL_SIZE), { size: SMALL_SIZE, color: colors.text, anchor: 'middle' });
   } else {
     const right = x - RADIUS - (clearance > 0 ? 10 : 6) - clearance;
-    canvas.path(`${roundedRect(right - width, y - height / 2, width, height, 2)}M${n(right)} ${n(y - 3)}L${n(right + 3)} ${n(y)}L${n(right)} ${n(y + 3)}`, paint);
+    canvas.path(
+      `${roundedRect(right - width, y - height / 2, width, height, 2)}M${n(right)} ${n(y - 3)}L${n(right + 3)} ${n(y)}L${n(right)} ${n(y + 3)}`,
+      paint,
+    );
     canvas.text(tag, right - width / 2, centredBaseline(y, SMALL_SIZE), { size: SMALL_SIZE, color: colors.text, anchor: 'middle' });
   }
 }

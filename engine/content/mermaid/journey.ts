@@ -50,7 +50,10 @@ export function parseJourney(source: MermaidSource): Journey {
       continue;
     }
     const task = /^(.+?)\s*:\s*(-?\d+(?:\.\d+)?)\s*(?::\s*(.*))?$/.exec(line) ?? invalid(line);
-    const actors = (task[3] ?? '').split(',').map((actor) => actor.trim()).filter(Boolean);
+    const actors = (task[3] ?? '')
+      .split(',')
+      .map((actor) => actor.trim())
+      .filter(Boolean);
     for (const actor of actors) if (!journey.actors.includes(actor)) journey.actors.push(actor);
     journey.tasks.push({ name: task[1]!.trim(), score: Math.min(5, Math.max(1, Number(task[2]))), actors, section: journey.sections.length - 1 });
   }
@@ -93,14 +96,29 @@ export function renderJourney(source: MermaidSource, colors: DiagramColors): Dra
   for (let first = 0; first < journey.tasks.length; first += perRow) {
     const row = journey.tasks.slice(first, first + perRow);
     const left = (column: number) => MARGIN + column * (COLUMN + GAP);
-    if (journey.sections.length > 0) y = drawSectionBands(canvas, journey.sections, row.map((task) => task.section), { left, width: COLUMN, gap: GAP }, y, colors) + 6;
+    if (journey.sections.length > 0)
+      y =
+        drawSectionBands(
+          canvas,
+          journey.sections,
+          row.map((task) => task.section),
+          { left, width: COLUMN, gap: GAP },
+          y,
+          colors,
+        ) + 6;
 
     const lines = row.map((task) => wrapText(task.name, TASK_SIZE, COLUMN - 2 * PADDING));
     const boxHeight = Math.max(...lines.map((text) => text.length)) * TASK_SIZE * LEADING + 2 * PADDING;
     row.forEach((task, column) => {
       const fill = tintColor(colors, Math.max(task.section, 0));
       canvas.rect(left(column), y, COLUMN, boxHeight, { fill, stroke: seriesColor(colors, Math.max(task.section, 0)), strokeWidth: 0.75 }, 4);
-      canvas.textBlock(lines[column]!, left(column) + COLUMN / 2, y + boxHeight / 2, { size: TASK_SIZE, color: textOn(fill, colors), anchor: 'middle' }, TASK_SIZE * LEADING);
+      canvas.textBlock(
+        lines[column]!,
+        left(column) + COLUMN / 2,
+        y + boxHeight / 2,
+        { size: TASK_SIZE, color: textOn(fill, colors), anchor: 'middle' },
+        TASK_SIZE * LEADING,
+      );
       task.actors.forEach((actor, index) => {
         const cx = left(column) + COLUMN / 2 + (index - (task.actors.length - 1) / 2) * 9;
         canvas.circle(cx, y + boxHeight + 7, 3.5, { fill: actorColor(actor), stroke: colors.background, strokeWidth: 1 });
@@ -113,7 +131,12 @@ export function renderJourney(source: MermaidSource, colors: DiagramColors): Dra
     const faceY = (score: number) => top + (5 - score) * SCORE_STEP;
     const centres = row.map((task, column): [number, number] => [left(column) + COLUMN / 2, faceY(task.score)]);
     centres.forEach(([cx]) => canvas.line(cx, y - 4, cx, faceY(1) + FACE, { stroke: colors.grid, strokeWidth: 0.75, dash: [2, 2] }));
-    if (centres.length > 1) canvas.path(centres.map(([cx, cy], index) => `${index === 0 ? 'M' : 'L'}${n(cx)} ${n(cy)}`).join(''), { stroke: colors.line, strokeWidth: 1.25, join: 'round' });
+    if (centres.length > 1)
+      canvas.path(centres.map(([cx, cy], index) => `${index === 0 ? 'M' : 'L'}${n(cx)} ${n(cy)}`).join(''), {
+        stroke: colors.line,
+        strokeWidth: 1.25,
+        join: 'round',
+      });
     row.forEach((task, column) => drawFace(canvas, centres[column]![0], centres[column]![1], task.score, colors));
     y = faceY(1) + FACE + 18;
   }
@@ -128,7 +151,12 @@ function drawFace(canvas: Canvas, cx: number, cy: number, score: number, colors:
   canvas.circle(cx, cy, FACE, { fill, stroke: colors.background, strokeWidth: 1.5 });
   canvas.circle(cx - 2.8, cy - 2.2, 1.1, { fill: ink });
   canvas.circle(cx + 2.8, cy - 2.2, 1.1, { fill: ink });
-  const mouth = score >= HAPPY ? `M${n(cx - 3.6)} ${n(cy + 1.6)}Q${n(cx)} ${n(cy + 5.4)} ${n(cx + 3.6)} ${n(cy + 1.6)}` : score >= NEUTRAL ? `M${n(cx - 3.2)} ${n(cy + 3)}L${n(cx + 3.2)} ${n(cy + 3)}` : `M${n(cx - 3.6)} ${n(cy + 4.4)}Q${n(cx)} ${n(cy + 0.8)} ${n(cx + 3.6)} ${n(cy + 4.4)}`;
+  const mouth =
+    score >= HAPPY
+      ? `M${n(cx - 3.6)} ${n(cy + 1.6)}Q${n(cx)} ${n(cy + 5.4)} ${n(cx + 3.6)} ${n(cy + 1.6)}`
+      : score >= NEUTRAL
+        ? `M${n(cx - 3.2)} ${n(cy + 3)}L${n(cx + 3.2)} ${n(cy + 3)}`
+        : `M${n(cx - 3.6)} ${n(cy + 4.4)}Q${n(cx)} ${n(cy + 0.8)} ${n(cx + 3.6)} ${n(cy + 4.4)}`;
   canvas.path(mouth, { stroke: ink, strokeWidth: 1.1, cap: 'round' });
   canvas.text(String(score), cx + FACE + 2, cy + FACE, { size: SMALL_SIZE - 1, color: colors.muted });
 }

@@ -11,7 +11,8 @@ export function fitLabels(svg: string): string {
     /(<g class="(?:node|edge-label)"[^>]*>\s*<(rect|circle)\b([^>]*)\/>\s*)<text\b([^>]*)>(.*?)<\/text>/g,
     (whole, before: string, shape: string, shapeAttributes: string, textAttributes: string, inner: string) => {
       const number = (name: string, attributes: string) => Number(new RegExp(`\\b${name}="([-\\d.]+)"`).exec(attributes)?.[1] ?? 0);
-      const room = shape === 'circle' ? 2 * number('r', shapeAttributes) * 0.82 : number('width', shapeAttributes) - 2 * Math.max(5, number('rx', shapeAttributes) * 0.8);
+      const room =
+        shape === 'circle' ? 2 * number('r', shapeAttributes) * 0.82 : number('width', shapeAttributes) - 2 * Math.max(5, number('rx', shapeAttributes) * 0.8);
       const size = number('font-size', textAttributes) || 16;
       const bold = number('font-weight', textAttributes) >= 600;
       const lines = inner.includes('<tspan') ? [...inner.matchAll(/<tspan\b[^>]*>([^<]*)<\/tspan>/g)].map((match) => match[1]!) : [inner];

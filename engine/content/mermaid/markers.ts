@@ -65,7 +65,8 @@ function angle(from: Point, to: Point): number {
 }
 
 function vertices(name: string, attributes: Record<string, string>): Point[] {
-  const values = name === 'line' ? [attributes.x1, attributes.y1, attributes.x2, attributes.y2].map((value) => Number(value ?? 0) || 0) : numbers(attributes.points);
+  const values =
+    name === 'line' ? [attributes.x1, attributes.y1, attributes.x2, attributes.y2].map((value) => Number(value ?? 0) || 0) : numbers(attributes.points);
   const points: Point[] = [];
   for (let index = 0; index + 1 < values.length; index += 2) {
     const point: Point = [values[index]!, values[index + 1]!];

@@ -47,7 +47,9 @@ export function renderMindmap(source: MermaidSource, colors: DiagramColors): Dra
     sides[side].push(child);
     heights[side]! += child.span + SIBLING_GAP;
   });
-  sides.forEach((children, index) => placeChildren(children, index === 0 ? root.width / 2 + LOOK[0].gap : -root.width / 2 - LOOK[0].gap, 0, index === 0 ? 1 : -1));
+  sides.forEach((children, index) =>
+    placeChildren(children, index === 0 ? root.width / 2 + LOOK[0].gap : -root.width / 2 - LOOK[0].gap, 0, index === 0 ? 1 : -1),
+  );
 
   const all = flatten(root);
   const left = Math.min(...all.map((placed) => placed.x)) - MARGIN;
@@ -114,7 +116,11 @@ function connect(canvas: Canvas, parent: Placed, child: Placed, dx: number, dy: 
   const y2 = anchorY(child) + dy;
   const bend = (x2 - x1) / 2;
   const width = Math.max(1, 2.6 - parent.depth * 0.6);
-  canvas.path(`M${n(x1)} ${n(y1)}C${n(x1 + bend)} ${n(y1)} ${n(x2 - bend)} ${n(y2)} ${n(x2)} ${n(y2)}`, { stroke: seriesColor(colors, child.branch), strokeWidth: width, cap: 'round' });
+  canvas.path(`M${n(x1)} ${n(y1)}C${n(x1 + bend)} ${n(y1)} ${n(x2 - bend)} ${n(y2)} ${n(x2)} ${n(y2)}`, {
+    stroke: seriesColor(colors, child.branch),
+    strokeWidth: width,
+    cap: 'round',
+  });
 }
 
 function drawNode(canvas: Canvas, placed: Placed, dx: number, dy: number, colors: DiagramColors): void {
@@ -137,7 +143,10 @@ function drawNode(canvas: Canvas, placed: Placed, dx: number, dy: number, colors
       break;
     case 'hexagon': {
       const inset = height / 4;
-      canvas.path(`M${n(x + inset)} ${n(y)}H${n(x + width - inset)}L${n(x + width)} ${n(y + height / 2)}L${n(x + width - inset)} ${n(y + height)}H${n(x + inset)}L${n(x)} ${n(y + height / 2)}Z`, paint);
+      canvas.path(
+        `M${n(x + inset)} ${n(y)}H${n(x + width - inset)}L${n(x + width)} ${n(y + height / 2)}L${n(x + width - inset)} ${n(y + height)}H${n(x + inset)}L${n(x)} ${n(y + height / 2)}Z`,
+        paint,
+      );
       break;
     }
     case 'cloud':
@@ -151,7 +160,13 @@ function drawNode(canvas: Canvas, placed: Placed, dx: number, dy: number, colors
   }
   const textColor = placed.depth >= 2 && placed.node.shape === 'default' ? colors.text : textOn(fill, colors);
   const font: FontStyle = style.font;
-  canvas.textBlock(placed.lines, x + width / 2, y + height / 2 + (placed.depth >= 2 && placed.node.shape === 'default' ? -1 : 0), { size: style.size, color: textColor, font, anchor: 'middle' }, style.size * LEADING);
+  canvas.textBlock(
+    placed.lines,
+    x + width / 2,
+    y + height / 2 + (placed.depth >= 2 && placed.node.shape === 'default' ? -1 : 0),
+    { size: style.size, color: textColor, font, anchor: 'middle' },
+    style.size * LEADING,
+  );
 }
 
 /** A cloud: bumps of half-circles all round the box. */

@@ -72,7 +72,11 @@ export function renderPie(source: MermaidSource, colors: DiagramColors): Drawing
     if (slice.value / total >= SMALLEST_LABELLED) {
       const middle = angle + sweep / 2;
       const at = sweep >= 2 * Math.PI - 1e-9 ? 0 : RADIUS * 0.68;
-      canvas.text(`${Math.round((slice.value / total) * 100)}%`, cx + at * Math.cos(middle), centredBaseline(cy + at * Math.sin(middle), LABEL_SIZE), { size: LABEL_SIZE, color: textOn(fill, colors), anchor: 'middle' });
+      canvas.text(`${Math.round((slice.value / total) * 100)}%`, cx + at * Math.cos(middle), centredBaseline(cy + at * Math.sin(middle), LABEL_SIZE), {
+        size: LABEL_SIZE,
+        color: textOn(fill, colors),
+        anchor: 'middle',
+      });
     }
     angle += sweep;
   }

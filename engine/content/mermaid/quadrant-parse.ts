@@ -60,7 +60,10 @@ export function parseQuadrantChart(source: MermaidSource): QuadrantChart {
 /** `radius: 12, color: #ff3300, stroke-color: #10f0f0, stroke-width: 5px` */
 function readStyle(text: string, line: string): PointStyle {
   const style: PointStyle = {};
-  for (const part of text.split(',').map((item) => item.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)) {
     const [key, value] = part.split(/\s*:\s*/) as [string, string | undefined];
     if (value === undefined) throw new MermaidSyntaxError('a point style is written "name: value"', line);
     if (key === 'radius') style.radius = Math.min(40, Math.max(1, Number.parseFloat(value) || 5));

@@ -23,7 +23,12 @@ export function renderQuadrantChart(source: MermaidSource, colors: DiagramColors
   const width = left + PLOT + MARGIN;
 
   // Quadrants numbered as Mermaid does: 1 top right, 2 top left, 3 bottom left, 4 bottom right.
-  const origins: Array<[number, number]> = [[left + half, top], [left, top], [left, top + half], [left + half, top + half]];
+  const origins: Array<[number, number]> = [
+    [left + half, top],
+    [left, top],
+    [left, top + half],
+    [left + half, top + half],
+  ];
   origins.forEach(([x, y], index) => {
     const fill = mix(seriesColor(colors, QUADRANT_HUES[index]!), colors.background, 0.16);
     canvas.rect(x + 0.75, y + 0.75, half - 1.5, half - 1.5, { fill });
@@ -49,9 +54,18 @@ export function renderQuadrantChart(source: MermaidSource, colors: DiagramColors
     canvas.textBlock(yLow!, left - 8, top + 1.5 * half, style);
     canvas.textBlock(yHigh!, left - 8, top + half / 2, style);
     const ax = left - 8 - Math.max(...[...yLow!, ...yHigh!].map((line) => textWidth(line, LABEL_SIZE))) / 2;
-    canvas.path(`M${ax} ${top + half + 12}V${top + half - 12}M${ax - 3} ${top + half - 8}L${ax} ${top + half - 12}L${ax + 3} ${top + half - 8}`, { stroke: colors.muted, strokeWidth: 0.75, cap: 'round', join: 'round' });
+    canvas.path(`M${ax} ${top + half + 12}V${top + half - 12}M${ax - 3} ${top + half - 8}L${ax} ${top + half - 12}L${ax + 3} ${top + half - 8}`, {
+      stroke: colors.muted,
+      strokeWidth: 0.75,
+      cap: 'round',
+      join: 'round',
+    });
   } else if (yLow!.length > 0) canvas.textBlock(yLow!, left - 8, top + half, style);
-  if (xLow && xHigh) canvas.path(`M${left + half - 12} ${xBaseline - 3}H${left + half + 12}M${left + half + 8} ${xBaseline - 6}L${left + half + 12} ${xBaseline - 3}L${left + half + 8} ${xBaseline}`, { stroke: colors.muted, strokeWidth: 0.75, cap: 'round', join: 'round' });
+  if (xLow && xHigh)
+    canvas.path(
+      `M${left + half - 12} ${xBaseline - 3}H${left + half + 12}M${left + half + 8} ${xBaseline - 6}L${left + half + 12} ${xBaseline - 3}L${left + half + 8} ${xBaseline}`,
+      { stroke: colors.muted, strokeWidth: 0.75, cap: 'round', join: 'round' },
+    );
 
   for (const point of chart.points) {
     const cx = left + point.x * PLOT;

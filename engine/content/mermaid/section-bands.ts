@@ -18,7 +18,14 @@ const LEADING = 1.22;
  * gets a band in the section's colour with its name. `itemSections` holds each column's section
  * (-1 for items before any section). Returns the bottom of the bands.
  */
-export function drawSectionBands(canvas: Canvas, names: readonly string[], itemSections: readonly number[], grid: ColumnGrid, top: number, colors: DiagramColors): number {
+export function drawSectionBands(
+  canvas: Canvas,
+  names: readonly string[],
+  itemSections: readonly number[],
+  grid: ColumnGrid,
+  top: number,
+  colors: DiagramColors,
+): number {
   const runs: Array<{ section: number; first: number; count: number }> = [];
   itemSections.forEach((section, index) => {
     const last = runs.at(-1);
@@ -33,7 +40,13 @@ export function drawSectionBands(canvas: Canvas, names: readonly string[], itemS
     const x = grid.left(run.first);
     const fill = seriesColor(colors, run.section);
     canvas.rect(x, top, span(run.count), height, { fill }, 4);
-    canvas.textBlock(lines[index]!, x + span(run.count) / 2, top + height / 2, { size: LABEL_SIZE, color: textOn(fill, colors), font: SEMIBOLD, anchor: 'middle' }, LABEL_SIZE * LEADING);
+    canvas.textBlock(
+      lines[index]!,
+      x + span(run.count) / 2,
+      top + height / 2,
+      { size: LABEL_SIZE, color: textOn(fill, colors), font: SEMIBOLD, anchor: 'middle' },
+      LABEL_SIZE * LEADING,
+    );
   });
   return top + height;
 }

@@ -25,7 +25,12 @@ export function readSource(source: string): MermaidSource | null {
     body = body.slice(frontMatter[0].length);
   }
   body = body.replace(/%%\{[\s\S]*?\}%%/g, '');
-  const indented = withoutDescriptions(body.split('\n').map((line) => line.replace(/\t/g, '    ').trimEnd()).filter((line) => line.trim() && !line.trim().startsWith('%%')));
+  const indented = withoutDescriptions(
+    body
+      .split('\n')
+      .map((line) => line.replace(/\t/g, '    ').trimEnd())
+      .filter((line) => line.trim() && !line.trim().startsWith('%%')),
+  );
   const header = indented.shift()?.trim();
   if (!header) return null;
   const match = /^([A-Za-z][\w-]*)\s*:?\s*(.*)$/.exec(header);

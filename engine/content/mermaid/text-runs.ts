@@ -18,7 +18,10 @@ export function positionTextRuns(svg: string): string {
       weight: Number(/\bfont-weight="(\d+)"/.exec(attributes)?.[1] ?? 400) >= 600 ? 'bold' : 'regular',
       italic: /\bfont-style="italic"/.test(attributes),
     };
-    const runs = [...inner.matchAll(/<tspan\b([^>]*)>([^<]*)<\/tspan>|([^<]+)/g)].map((match) => ({ attributes: match[1] ?? '', text: match[2] ?? match[3] ?? '' }));
+    const runs = [...inner.matchAll(/<tspan\b([^>]*)>([^<]*)<\/tspan>|([^<]+)/g)].map((match) => ({
+      attributes: match[1] ?? '',
+      text: match[2] ?? match[3] ?? '',
+    }));
     const widths = runs.map((run) => textWidth(decodeXml(run.text).replace(/\s+/g, ' '), size, font));
     const total = widths.reduce((sum, width) => sum + width, 0);
     const anchor = /\btext-anchor="(middle|end)"/.exec(attributes)?.[1];

@@ -71,14 +71,29 @@ export function renderTimeline(source: MermaidSource, colors: DiagramColors): Dr
     const row = timeline.periods.slice(first, first + perRow);
     const left = (column: number) => MARGIN + column * (COLUMN + GAP);
 
-    if (hasSections) y = drawSectionBands(canvas, timeline.sections, row.map((period) => period.section), { left, width: COLUMN, gap: GAP }, y, colors) + 6;
+    if (hasSections)
+      y =
+        drawSectionBands(
+          canvas,
+          timeline.sections,
+          row.map((period) => period.section),
+          { left, width: COLUMN, gap: GAP },
+          y,
+          colors,
+        ) + 6;
 
     const periodLines = row.map((period) => wrapText(period.label, LABEL_SIZE, textWidthLimit, SEMIBOLD));
     const periodHeight = Math.max(...periodLines.map((lines) => lines.length)) * LABEL_SIZE * LEADING + 2 * PADDING;
     row.forEach((period, column) => {
       const fill = hasSections ? tintColor(colors, hue(period, first + column)) : seriesColor(colors, hue(period, first + column));
       canvas.rect(left(column), y, COLUMN, periodHeight, { fill, stroke: seriesColor(colors, hue(period, first + column)), strokeWidth: 0.75 }, 4);
-      canvas.textBlock(periodLines[column]!, left(column) + COLUMN / 2, y + periodHeight / 2, { size: LABEL_SIZE, color: textOn(fill, colors), font: SEMIBOLD, anchor: 'middle' }, LABEL_SIZE * LEADING);
+      canvas.textBlock(
+        periodLines[column]!,
+        left(column) + COLUMN / 2,
+        y + periodHeight / 2,
+        { size: LABEL_SIZE, color: textOn(fill, colors), font: SEMIBOLD, anchor: 'middle' },
+        LABEL_SIZE * LEADING,
+      );
     });
     y += periodHeight;
 
@@ -86,7 +101,8 @@ export function renderTimeline(source: MermaidSource, colors: DiagramColors): Dr
     const axisY = y + 12;
     const axisEnd = left(row.length - 1) + COLUMN + (first + perRow >= timeline.periods.length ? 4 : 0);
     canvas.line(MARGIN, axisY, axisEnd, axisY, { stroke: colors.line, strokeWidth: 1.25 });
-    if (first + perRow >= timeline.periods.length) canvas.path(`M${axisEnd + 5} ${axisY}L${axisEnd - 2} ${axisY - 3.5}L${axisEnd - 2} ${axisY + 3.5}Z`, { fill: colors.line });
+    if (first + perRow >= timeline.periods.length)
+      canvas.path(`M${axisEnd + 5} ${axisY}L${axisEnd - 2} ${axisY - 3.5}L${axisEnd - 2} ${axisY + 3.5}Z`, { fill: colors.line });
 
     let bottom = axisY;
     row.forEach((period, column) => {

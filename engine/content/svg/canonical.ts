@@ -33,7 +33,11 @@ type Scope = ReadonlyMap<string, string>;
  * undeclared `xlink:` prefix as XLink.
  */
 export function canonicalizeSvg(document: Document): void {
-  const initial: Scope = new Map([['', SVG_NAMESPACE], ['xlink', XLINK_NAMESPACE], ['xml', XML_NAMESPACE]]);
+  const initial: Scope = new Map([
+    ['', SVG_NAMESPACE],
+    ['xlink', XLINK_NAMESPACE],
+    ['xml', XML_NAMESPACE],
+  ]);
   const stack: Array<{ parent: ParentNode; scope: Scope }> = [{ parent: document, scope: initial }];
   while (stack.length > 0) {
     const { parent, scope } = stack.pop()!;

@@ -44,5 +44,5 @@ export function checkExpansion(nodes: readonly ChildNode[], ids: ReadonlyMap<str
 
 function referenced(use: Element, ids: ReadonlyMap<string, Element>): Element | null {
   const href = use.attribs.href ?? use.attribs['xlink:href'];
-  return href?.startsWith('#') ? ids.get(href.slice(1)) ?? null : null;
+  return href?.startsWith('#') ? (ids.get(href.slice(1)) ?? null) : null;
 }

@@ -28,7 +28,23 @@ export interface SvgOptions {
 
 const DEFAULT_MAX_DEPTH = 64;
 const DEFAULT_MAX_ELEMENTS = 50_000;
-const SKIPPED = new Set(['defs', 'clipPath', 'mask', 'pattern', 'marker', 'symbol', 'linearGradient', 'radialGradient', 'filter', 'style', 'title', 'desc', 'metadata', 'script', 'foreignObject']);
+const SKIPPED = new Set([
+  'defs',
+  'clipPath',
+  'mask',
+  'pattern',
+  'marker',
+  'symbol',
+  'linearGradient',
+  'radialGradient',
+  'filter',
+  'style',
+  'title',
+  'desc',
+  'metadata',
+  'script',
+  'foreignObject',
+]);
 const SHAPES = new Set(['path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon']);
 
 /** An SVG's canonical tree (canonical.ts) and what its readers look up in it. */
@@ -100,7 +116,10 @@ class SvgWalker {
   private readonly maxDepth: number;
   private work = 0;
 
-  constructor({ document, elements, root, ids }: ParsedSvg, private readonly options: SvgOptions) {
+  constructor(
+    { document, elements, root, ids }: ParsedSvg,
+    private readonly options: SvgOptions,
+  ) {
     this.maxElements = options.maxElements ?? DEFAULT_MAX_ELEMENTS;
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.root = root;
@@ -157,8 +176,17 @@ class SvgWalker {
     if (!style.visible) return;
     const d = shapePath(element.name, element.attribs);
     if (!d) return;
-    const fill = element.name === 'line' ? null : withAlpha(paintColor(style.fill, style, (id) => this.gradient(id)), style.fillOpacity * style.opacity);
-    const strokePaint = withAlpha(paintColor(style.stroke, style, (id) => this.gradient(id)), style.strokeOpacity * style.opacity);
+    const fill =
+      element.name === 'line'
+        ? null
+        : withAlpha(
+            paintColor(style.fill, style, (id) => this.gradient(id)),
+            style.fillOpacity * style.opacity,
+          );
+    const strokePaint = withAlpha(
+      paintColor(style.stroke, style, (id) => this.gradient(id)),
+      style.strokeOpacity * style.opacity,
+    );
     if (!fill && !strokePaint) return;
     this.items.push({
       kind: 'path',
@@ -167,9 +195,17 @@ class SvgWalker {
       fill: fill?.color ?? null,
       fillOpacity: fill?.opacity ?? 1,
       fillRule: style.fillRule,
-      stroke: strokePaint && style.strokeWidth > 0
-        ? { color: strokePaint.color, width: style.strokeWidth, opacity: strokePaint.opacity, cap: style.strokeCap, join: style.strokeJoin, dash: style.strokeDash }
-        : null,
+      stroke:
+        strokePaint && style.strokeWidth > 0
+          ? {
+              color: strokePaint.color,
+              width: style.strokeWidth,
+              opacity: strokePaint.opacity,
+              cap: style.strokeCap,
+              join: style.strokeJoin,
+              dash: style.strokeDash,
+            }
+          : null,
     });
   }
 
@@ -202,12 +238,25 @@ class SvgWalker {
     const flush = () => {
       if (!pending) return;
       const text = pending.text.replace(/\s+/g, ' ').trim();
-      const color = withAlpha(paintColor(pending.style.fill, pending.style, (id) => this.gradient(id)), pending.style.fillOpacity * pending.style.opacity);
+      const color = withAlpha(
+        paintColor(pending.style.fill, pending.style, (id) => this.gradient(id)),
+        pending.style.fillOpacity * pending.style.opacity,
+      );
       if (text && color && pending.style.visible) {
         this.items.push({
-          kind: 'text', text, x: pending.x, y: pending.y, transform: matrix, size: pending.style.fontSize,
-          font: { family: pending.style.monospace ? 'mono' : 'serif', weight: pending.style.fontWeight >= 600 ? 'bold' : 'regular', italic: pending.style.fontStyle === 'italic' },
-          color: color.color, anchor: pending.style.textAnchor,
+          kind: 'text',
+          text,
+          x: pending.x,
+          y: pending.y,
+          transform: matrix,
+          size: pending.style.fontSize,
+          font: {
+            family: pending.style.monospace ? 'mono' : 'serif',
+            weight: pending.style.fontWeight >= 600 ? 'bold' : 'regular',
+            italic: pending.style.fontStyle === 'italic',
+          },
+          color: color.color,
+          anchor: pending.style.textAnchor,
         });
       }
       pending = null;
@@ -235,9 +284,8 @@ class SvgWalker {
     const viewBox = numbers(target.attribs.viewBox);
     const width = Number.parseFloat(element.attribs.width ?? target.attribs.width ?? '');
     const height = Number.parseFloat(element.attribs.height ?? target.attribs.height ?? '');
-    const fitted = viewBox.length === 4 && viewBox[2]! > 0 && viewBox[3]! > 0 && width > 0 && height > 0
-      ? multiply(placed, viewBoxMatrix(viewBox, width, height))
-      : placed;
+    const fitted =
+      viewBox.length === 4 && viewBox[2]! > 0 && viewBox[3]! > 0 && width > 0 && height > 0 ? multiply(placed, viewBoxMatrix(viewBox, width, height)) : placed;
     this.walkChildren(target, fitted, cascade(style, declarationsOf(target, this.sheets)), depth);
   }
 
@@ -270,7 +318,11 @@ class SvgWalker {
     this.items.push({
       kind: 'image',
       image: { kind: 'raster', id, format: info.format, bytes, width: info.width, height: info.height },
-      x: n('x', 0), y: n('y', 0), width: n('width', info.width), height: n('height', info.height), transform: matrix,
+      x: n('x', 0),
+      y: n('y', 0),
+      width: n('width', info.width),
+      height: n('height', info.height),
+      transform: matrix,
     });
   }
 
@@ -287,7 +339,10 @@ class SvgWalker {
       const colors = this.stopColors(element);
       if (colors.length > 0) {
         const average = (channel: 0 | 1 | 2) => colors.reduce((sum, color) => sum + color.color[channel], 0) / colors.length;
-        return { color: [Math.round(average(0)), Math.round(average(1)), Math.round(average(2))], alpha: colors.reduce((sum, color) => sum + color.alpha, 0) / colors.length };
+        return {
+          color: [Math.round(average(0)), Math.round(average(1)), Math.round(average(2))],
+          alpha: colors.reduce((sum, color) => sum + color.alpha, 0) / colors.length,
+        };
       }
       const inherited = element.attribs.href ?? element.attribs['xlink:href'];
       element = inherited?.startsWith('#') ? this.ids.get(inherited.slice(1)) : undefined;
@@ -315,5 +370,7 @@ function viewBoxMatrix(viewBox: number[], width: number, height: number): Matrix
 }
 
 function textOf(element: Element): string {
-  return element.children.map((child) => (child.type === 'text' || child.type === 'cdata' ? ('data' in child ? child.data : textOf(child as unknown as Element)) : '')).join('');
+  return element.children
+    .map((child) => (child.type === 'text' || child.type === 'cdata' ? ('data' in child ? child.data : textOf(child as unknown as Element)) : ''))
+    .join('');
 }

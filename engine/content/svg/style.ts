@@ -50,9 +50,25 @@ export const INITIAL_STYLE: InheritedStyle = {
 };
 
 const PROPERTIES = new Set([
-  'fill', 'fill-opacity', 'fill-rule', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-linecap', 'stroke-linejoin',
-  'stroke-dasharray', 'color', 'font-size', 'font-weight', 'font-style', 'font-family', 'text-anchor', 'display',
-  'visibility', 'opacity', 'font',
+  'fill',
+  'fill-opacity',
+  'fill-rule',
+  'stroke',
+  'stroke-width',
+  'stroke-opacity',
+  'stroke-linecap',
+  'stroke-linejoin',
+  'stroke-dasharray',
+  'color',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'font-family',
+  'text-anchor',
+  'display',
+  'visibility',
+  'opacity',
+  'font',
 ]);
 
 /** Declarations that apply to each element from `<style>` sheets, in source order. */
@@ -157,7 +173,10 @@ function applyProperty(style: InheritedStyle, name: string, value: string, paren
       if (value === 'round' || value === 'bevel' || value === 'miter') style.strokeJoin = value;
       break;
     case 'stroke-dasharray': {
-      const dashes = value.split(/[\s,]+/).map(Number.parseFloat).filter((n) => Number.isFinite(n) && n >= 0);
+      const dashes = value
+        .split(/[\s,]+/)
+        .map(Number.parseFloat)
+        .filter((n) => Number.isFinite(n) && n >= 0);
       style.strokeDash = value === 'none' || dashes.length === 0 || dashes.every((n) => n === 0) ? null : dashes;
       break;
     }
@@ -165,7 +184,8 @@ function applyProperty(style: InheritedStyle, name: string, value: string, paren
       style.color = parseColor(value, parent.color) ?? parent.color;
       break;
     case 'font-size':
-      if (!Number.isNaN(number)) style.fontSize = value.endsWith('em') ? number * parent.fontSize : value.endsWith('%') ? (number / 100) * parent.fontSize : number;
+      if (!Number.isNaN(number))
+        style.fontSize = value.endsWith('em') ? number * parent.fontSize : value.endsWith('%') ? (number / 100) * parent.fontSize : number;
       break;
     case 'font-weight':
       style.fontWeight = value === 'bold' || value === 'bolder' ? 700 : value === 'normal' ? 400 : Number.isNaN(number) ? style.fontWeight : number;

@@ -36,7 +36,13 @@ export function layoutAlert(block: Block & { kind: 'quote' }, kind: AlertKind, f
 
 /** The icon, then the kind's name in semibold, both in the alert's colour. */
 function titleLine(kind: AlertKind, color: Color, frame: BlockFrame, tag: StructId | null, context: LayoutContext): VBox[] {
-  const look = { ...context.body, font: { family: 'serif' as const, weight: 'semibold' as const, italic: false }, color, align: 'start' as const, hyphenate: false };
+  const look = {
+    ...context.body,
+    font: { family: 'serif' as const, weight: 'semibold' as const, italic: false },
+    color,
+    align: 'start' as const,
+    hyphenate: false,
+  };
   const size = look.size * METRICS.alertIconSize;
   const indent = size + METRICS.alertIconGap;
   const lines = textLines([{ kind: 'text', text: TITLES[kind], marks: NO_MARKS, link: null, code: null }], look, indented(frame, indent), tag, context);

@@ -71,7 +71,13 @@ export class BlockCache {
     const content = cacheableContent(block);
     if (content === null) return this.layNow(context, lay);
     // A digest: the blocks' JSON is most of the document's size, too long to copy into keys and hash again.
-    const key = createHash('sha256').update(settings).update('\u0000').update(lookOf(context)).update(`\u0000${frame.x} ${frame.width}\u0000`).update(content).digest('base64');
+    const key = createHash('sha256')
+      .update(settings)
+      .update('\u0000')
+      .update(lookOf(context))
+      .update(`\u0000${frame.x} ${frame.width}\u0000`)
+      .update(content)
+      .digest('base64');
     if (this.served.has(key)) return this.layNow(context, lay);
     this.served.add(key);
     const tree = context.tagger.tree;
@@ -84,13 +90,16 @@ export class BlockCache {
     }
     const warnings: string[] = [];
     const firstNode = tree?.nodes.length ?? 0;
-    const laid = this.layNow({
-      ...context,
-      warn: (message) => {
-        warnings.push(message);
-        context.warn(message);
+    const laid = this.layNow(
+      {
+        ...context,
+        warn: (message) => {
+          warnings.push(message);
+          context.warn(message);
+        },
       },
-    }, lay);
+      lay,
+    );
     const structure = tree ? ownStructure(laid, tree, firstNode, frame.tag) : null;
     if (tree === null || structure !== null) this.entries.set(key, { laid, warnings, keyCharacters: content.length, structure });
     return laid;

@@ -15,7 +15,6 @@ import type { StructId } from '../structure.js';
 
 const TAB_WIDTH = 4;
 
-
 /**
  * A code block: lines exactly as typed on a tinted panel, long lines wrapped (continuing at
  * their indentation, after a mark), breaking across pages between lines.
@@ -29,7 +28,10 @@ export function layoutCode(block: Block & { kind: 'code' }, frame: BlockFrame, c
   const panel = container({ kind: 'fill', ...span, color: context.palette.codeBackground, radius: 3 });
   const containers = [...frame.containers, panel];
   const inner = { x: span.x + pad, width: span.width - 2 * pad };
-  const pieces = lines.map((tokens) => ({ blank: tokens.every((token) => token.text.trim() === ''), boxes: codeLine(tokens, inner, look, tag, containers, context) }));
+  const pieces = lines.map((tokens) => ({
+    blank: tokens.every((token) => token.text.trim() === ''),
+    boxes: codeLine(tokens, inner, look, tag, containers, context),
+  }));
 
   const nodes: VNode[] = [box(pad, [], containers)];
   const count = pieces.reduce((sum, piece) => sum + piece.boxes.length, 0);
@@ -114,11 +116,29 @@ function noteLines(note: string, frame: BlockFrame, context: LayoutContext): VBo
   return textLines([{ kind: 'text', text: note, marks: NO_MARKS, link: null, code: null }], look, frame, context.tagger.add('P', frame.tag), context);
 }
 
-function codeLine(tokens: HighlightedLine, inner: { x: number; width: number }, look: TextLook, tag: StructId | null, containers: VBox['containers'], context: LayoutContext): VBox[] {
+function codeLine(
+  tokens: HighlightedLine,
+  inner: { x: number; width: number },
+  look: TextLook,
+  tag: StructId | null,
+  containers: VBox['containers'],
+  context: LayoutContext,
+): VBox[] {
   const source = tokens.map((token) => token.text).join('');
   const indentText = /^ */.exec(source)![0];
   const rest = withoutPrefix(tokens, indentText.length);
-  const style = { font: look.font, size: look.size, color: look.color, rise: 0, features: look.features!, background: null, strike: false, link: null, linkTag: null, tag };
+  const style = {
+    font: look.font,
+    size: look.size,
+    color: look.color,
+    rise: 0,
+    features: look.features!,
+    background: null,
+    strike: false,
+    link: null,
+    linkTag: null,
+    tag,
+  };
   const face = context.fonts.primary(look.font);
   const indent = indentText ? shapePiece(face, indentText, style, 0) : null;
   const indentWidth = Math.min(indent?.width ?? 0, inner.width / 2);
@@ -129,7 +149,17 @@ function codeLine(tokens: HighlightedLine, inner: { x: number; width: number }, 
     return [box(look.leading, items, containers, look.leading * 0.78)];
   }
   const inlines = rest.map((token) => tokenInline(token, NO_MARKS, null));
-  const settings = { base: { font: look.font, size: look.size, color: look.color, features: 'code' as const }, width: inner.width - indentWidth - hang, x: inner.x + indentWidth, leading: look.leading, align: 'start' as const, hyphenator: null, tag, preserveSpaces: true, marksContinuations: true };
+  const settings = {
+    base: { font: look.font, size: look.size, color: look.color, features: 'code' as const },
+    width: inner.width - indentWidth - hang,
+    x: inner.x + indentWidth,
+    leading: look.leading,
+    align: 'start' as const,
+    hyphenator: null,
+    tag,
+    preserveSpaces: true,
+    marksContinuations: true,
+  };
   const env = { fonts: context.fonts, palette: context.palette, tagger: context.tagger };
   const plain = plainLine(inlines, settings, env);
   const lines = plain ? [plain] : layoutParagraph(inlines, settings, env);

@@ -25,7 +25,13 @@ export function layoutDrawingBlock(block: Block & { kind: 'drawing' }, frame: Bl
   if (block.appendix) items.push(...context.appendix.add(block, x, width, height, context.tagger, frame.tag));
   const boxes: VBox[] = [box(height, items, frame.containers)];
   if (block.caption) {
-    const caption = textLines([{ kind: 'text', text: block.caption, marks: NO_MARKS, link: null, code: null }], { ...smallLook(context.palette), align: 'center' }, frame, context.tagger.add('Caption', frame.tag), context);
+    const caption = textLines(
+      [{ kind: 'text', text: block.caption, marks: NO_MARKS, link: null, code: null }],
+      { ...smallLook(context.palette), align: 'center' },
+      frame,
+      context.tagger.add('Caption', frame.tag),
+      context,
+    );
     boxes.push(box(4, [], frame.containers), ...caption);
   }
   // A formula is part of the text around it; a diagram may float.

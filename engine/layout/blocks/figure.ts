@@ -20,9 +20,10 @@ export function layoutFigure(block: Block & { kind: 'figure' }, frame: BlockFram
   let height: number;
   const image = block.image;
   if (image.kind !== 'failed') {
-    const [naturalWidth, naturalHeight] = image.kind === 'raster'
-      ? [image.width * POINTS_PER_PIXEL, image.height * POINTS_PER_PIXEL]
-      : [image.drawing.width * image.drawing.unit, image.drawing.height * image.drawing.unit];
+    const [naturalWidth, naturalHeight] =
+      image.kind === 'raster'
+        ? [image.width * POINTS_PER_PIXEL, image.height * POINTS_PER_PIXEL]
+        : [image.drawing.width * image.drawing.unit, image.drawing.height * image.drawing.unit];
     const fit = Math.min(1, frame.width / naturalWidth, maxHeight / naturalHeight);
     const width = naturalWidth * fit;
     height = naturalHeight * fit;
@@ -32,16 +33,40 @@ export function layoutFigure(block: Block & { kind: 'figure' }, frame: BlockFram
     if (block.link) items.push({ kind: 'link', x, y: 0, width, height, target: block.link.target, description: block.link.description, tag: linkTag });
   } else {
     height = PLACEHOLDER_HEIGHT;
-    items.push({ kind: 'rect', x: frame.x, y: 0, width: frame.width, height, fill: null, stroke: context.palette.muted, lineWidth: 0.6, radius: 2, tag: null, actualText: null });
+    items.push({
+      kind: 'rect',
+      x: frame.x,
+      y: 0,
+      width: frame.width,
+      height,
+      fill: null,
+      stroke: context.palette.muted,
+      lineWidth: 0.6,
+      radius: 2,
+      tag: null,
+      actualText: null,
+    });
     const message = `Image unavailable${block.alt ? `: ${block.alt}` : ''}`;
-    const lines = textLines([{ kind: 'text', text: message, marks: { ...NO_MARKS, italic: true }, link: null, code: null }], { ...smallLook(context.palette), align: 'center' }, { ...frame, x: frame.x + 8, width: frame.width - 16 }, figureTag, context);
+    const lines = textLines(
+      [{ kind: 'text', text: message, marks: { ...NO_MARKS, italic: true }, link: null, code: null }],
+      { ...smallLook(context.palette), align: 'center' },
+      { ...frame, x: frame.x + 8, width: frame.width - 16 },
+      figureTag,
+      context,
+    );
     const note = stackBoxes(lines);
     items.push(...note.items.map((item) => shiftBoxItem(item, (height - note.height) / 2)));
   }
   const boxes: VBox[] = [box(height, items, frame.containers)];
   if (block.caption) {
     const captionTag = context.tagger.add('Caption', frame.tag);
-    const caption = textLines([{ kind: 'text', text: block.caption, marks: NO_MARKS, link: null, code: null }], { ...smallLook(context.palette), align: 'center' }, frame, captionTag, context);
+    const caption = textLines(
+      [{ kind: 'text', text: block.caption, marks: NO_MARKS, link: null, code: null }],
+      { ...smallLook(context.palette), align: 'center' },
+      frame,
+      captionTag,
+      context,
+    );
     // Consecutive boxes never part: the caption stays with its image.
     boxes.push(box(4, [], frame.containers), ...caption);
   }

@@ -18,7 +18,9 @@ export function layoutFootnote(definition: FootnoteDefinition, frame: BlockFrame
   const noteContext: LayoutContext = { ...context, landscape: null, body: { ...look, color: context.palette.text, align: undefined, hyphenate: true } };
   const noteTag: StructId | null = context.tagger.add('Note', frame.tag, { elementId: definition.dest });
   const laid = layoutBlocks(definition.blocks, indented(frame, LABEL_WIDTH, { tag: noteTag, tight: true }), noteContext);
-  const lines: VBox[] = laid.nodes.flatMap((node) => (node.kind === 'box' ? [node] : node.kind === 'float' ? node.boxes : node.kind === 'glue' ? [box(node.height, [], [])] : []));
+  const lines: VBox[] = laid.nodes.flatMap((node) =>
+    node.kind === 'box' ? [node] : node.kind === 'float' ? node.boxes : node.kind === 'glue' ? [box(node.height, [], [])] : [],
+  );
   if (lines.length === 0) lines.push(box(look.leading, [], [], look.leading * 0.75));
   const first = lines[0]!;
   first.items.unshift(

@@ -17,7 +17,13 @@ export function layoutHeading(block: Block & { kind: 'heading' }, frame: BlockFr
   const lines = textLines(block.content, look, frame, tag, context);
   const { height, items } = stackBoxes(lines);
   items.unshift({ kind: 'dest', name: block.id, x: frame.x, y: 0 });
-  const heading = box(height, items, frame.containers, lines[0]?.baseline ?? height, lines.flatMap((line) => line.footnotes));
+  const heading = box(
+    height,
+    items,
+    frame.containers,
+    lines[0]?.baseline ?? height,
+    lines.flatMap((line) => line.footnotes),
+  );
   return {
     nodes: block.level === 1 ? [penalty(0, true), heading, penalty(INFINITE_COST)] : [heading, penalty(INFINITE_COST)],
     spaceBefore: METRICS.bodyLeading * METRICS.headingSpaceAbove[block.level - 1]!,

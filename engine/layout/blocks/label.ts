@@ -15,7 +15,14 @@ export function labelItems(text: string, look: TextLook, right: number, baseline
 }
 
 /** A single-line text whose left edge, centre or right edge is at `x`. */
-export function placedLabel(text: string, look: TextLook, at: { x: number; align: 'left' | 'center' | 'right' }, baseline: number, tag: StructId | null, context: LayoutContext): FrameItem[] {
+export function placedLabel(
+  text: string,
+  look: TextLook,
+  at: { x: number; align: 'left' | 'center' | 'right' },
+  baseline: number,
+  tag: StructId | null,
+  context: LayoutContext,
+): FrameItem[] {
   const line = labelLine(text, look, tag, context);
   if (!line) return [];
   const dx = at.align === 'left' ? at.x : at.align === 'center' ? at.x - line.width / 2 : at.x - line.width;
@@ -31,7 +38,16 @@ export function labelWidth(text: string, look: TextLook, context: LayoutContext)
 function labelLine(text: string, look: TextLook, tag: StructId | null, context: LayoutContext) {
   const [line] = layoutParagraph(
     [{ kind: 'text', text, marks: NO_MARKS, link: null, code: null }],
-    { base: { font: look.font, size: look.size, color: look.color, features: look.features ?? 'text' }, width: 10_000, x: 0, leading: look.leading, align: 'start', hyphenator: null, tag, preserveSpaces: true },
+    {
+      base: { font: look.font, size: look.size, color: look.color, features: look.features ?? 'text' },
+      width: 10_000,
+      x: 0,
+      leading: look.leading,
+      align: 'start',
+      hyphenator: null,
+      tag,
+      preserveSpaces: true,
+    },
     { fonts: context.fonts, palette: context.palette, tagger: context.tagger },
   );
   return line;

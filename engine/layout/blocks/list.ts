@@ -66,9 +66,17 @@ function bullet(shape: (typeof BULLETS)[number], right: number, baseline: number
   const middle = baseline - (face.xHeight * face.scale(context.body.size)) / 2;
   const color = context.body.color;
   return {
-    kind: 'rect', x: right - size - 1, y: middle - size / 2, width: size, height: size,
-    fill: shape === 'circle' ? null : color, stroke: shape === 'circle' ? color : null, lineWidth: 0.7,
-    radius: shape === 'square' ? 0 : size / 2, tag, actualText: null,
+    kind: 'rect',
+    x: right - size - 1,
+    y: middle - size / 2,
+    width: size,
+    height: size,
+    fill: shape === 'circle' ? null : color,
+    stroke: shape === 'circle' ? color : null,
+    lineWidth: 0.7,
+    radius: shape === 'square' ? 0 : size / 2,
+    tag,
+    actualText: null,
   };
 }
 
@@ -78,7 +86,19 @@ function checkbox(checked: boolean, right: number, baseline: number, tag: Struct
   const x = right - size;
   const y = baseline - size * 0.92;
   const items: FrameItem[] = [
-    { kind: 'rect', x, y, width: size, height: size, fill: checked ? context.palette.link : null, stroke: checked ? context.palette.link : context.palette.muted, lineWidth: 0.8, radius: 1.5, tag, actualText: null },
+    {
+      kind: 'rect',
+      x,
+      y,
+      width: size,
+      height: size,
+      fill: checked ? context.palette.link : null,
+      stroke: checked ? context.palette.link : context.palette.muted,
+      lineWidth: 0.8,
+      radius: 1.5,
+      tag,
+      actualText: null,
+    },
   ];
   if (checked) {
     const white: readonly [number, number, number] = context.palette.page ?? [255, 255, 255];

@@ -21,9 +21,24 @@ export function headingLook(level: HeadingLevel, palette: Palette): TextLook {
 }
 
 export function codeLook(palette: Palette): TextLook {
-  return { font: { family: 'mono', weight: 'regular', italic: false }, size: METRICS.codeSize, leading: METRICS.codeLeading, color: palette.codeText, features: 'code', align: 'start', hyphenate: false };
+  return {
+    font: { family: 'mono', weight: 'regular', italic: false },
+    size: METRICS.codeSize,
+    leading: METRICS.codeLeading,
+    color: palette.codeText,
+    features: 'code',
+    align: 'start',
+    hyphenate: false,
+  };
 }
 
 export function smallLook(palette: Palette): TextLook {
-  return { font: { family: 'serif', weight: 'regular', italic: false }, size: METRICS.smallSize, leading: METRICS.smallLeading, color: palette.muted, align: 'start', hyphenate: false };
+  return {
+    font: { family: 'serif', weight: 'regular', italic: false },
+    size: METRICS.smallSize,
+    leading: METRICS.smallLeading,
+    color: palette.muted,
+    align: 'start',
+    hyphenate: false,
+  };
 }

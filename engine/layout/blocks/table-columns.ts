@@ -51,7 +51,11 @@ export function allocate(measures: ColumnMeasure[], available: number): number[]
     const wanted = total((column) => column.max) - whole;
     return measures.map((column) => column.minWhole + ((column.max - column.minWhole) / wanted) * (available - whole));
   }
-  if (total((column) => column.min) > available) return waterFill(measures.map((column) => column.min), available);
+  if (total((column) => column.min) > available)
+    return waterFill(
+      measures.map((column) => column.min),
+      available,
+    );
   const at = (level: number) => measures.map((column) => Math.min(column.minWhole, Math.max(column.min, level)));
   let low = 0;
   let high = Math.max(...measures.map((column) => column.minWhole));

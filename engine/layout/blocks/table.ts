@@ -42,7 +42,8 @@ export function layoutTable(block: TableBlock, frame: BlockFrame, context: Layou
   const bodyTag = context.tagger.add('TBody', tableTag);
   const tableContainer = container({ kind: 'table', header: null });
   const containers = [...setting.frame.containers, tableContainer];
-  const row = (cells: Inline[][], header: boolean, parent: StructId | null) => layoutRow(cells, header, block.align, setting, containers, context.tagger.add('TR', parent), context);
+  const row = (cells: Inline[][], header: boolean, parent: StructId | null) =>
+    layoutRow(cells, header, block.align, setting, containers, context.tagger.add('TR', parent), context);
 
   const nodes: VNode[] = [];
   if (block.head.length > 0) {
@@ -74,13 +75,22 @@ function settle(block: TableBlock, frame: BlockFrame, context: LayoutContext): T
   const setAt = (size: number, at: BlockFrame, turned: PageGeometry | null): TableSetting => {
     const pad = padX(size);
     const widths = allocate(measuresAt(size), at.width - 2 * pad * columns);
-    return { look: lookAt(size, body), padX: pad, padY: (METRICS.tableCellPaddingY * size) / METRICS.bodySize, cellWidths: widths.map((width) => width + 2 * pad), frame: at, turned };
+    return {
+      look: lookAt(size, body),
+      padX: pad,
+      padY: (METRICS.tableCellPaddingY * size) / METRICS.bodySize,
+      cellWidths: widths.map((width) => width + 2 * pad),
+      frame: at,
+      turned,
+    };
   };
 
   for (const size of sizes) if (required(size) <= frame.width + 0.01) return setAt(size, frame, null);
   const page = context.landscape;
   // The same frame on the turned page: as far in from its margin, as much narrower than its measure.
-  const turned = page ? { ...frame, x: frame.x + page.marginInner - context.geometry.marginInner, width: frame.width + page.contentWidth - context.geometry.contentWidth } : null;
+  const turned = page
+    ? { ...frame, x: frame.x + page.marginInner - context.geometry.marginInner, width: frame.width + page.contentWidth - context.geometry.contentWidth }
+    : null;
   const fitting = page && turned ? sizes.filter((size) => required(size) <= turned.width + 0.01).map((size) => setAt(size, turned, page)) : [];
   // A page of its own: the largest type that keeps the table on one page, if any does.
   if (page && fitting.length > 0) return fitting.find((setting) => fitsOnePage(block, setting, page.contentHeight, context)) ?? fitting[0]!;
@@ -126,7 +136,15 @@ function padX(size: number): number {
   return (METRICS.tableCellPaddingX * size) / METRICS.bodySize;
 }
 
-function layoutRow(cells: Inline[][], header: boolean, align: Align[], setting: TableSetting, containers: Container[], rowTag: StructId | null, context: LayoutContext): VBox {
+function layoutRow(
+  cells: Inline[][],
+  header: boolean,
+  align: Align[],
+  setting: TableSetting,
+  containers: Container[],
+  rowTag: StructId | null,
+  context: LayoutContext,
+): VBox {
   const { padX, padY, cellWidths } = setting;
   const x0 = setting.frame.x;
   const cellLook = header ? headerLook(setting.look) : setting.look;
@@ -152,8 +170,29 @@ function layoutRow(cells: Inline[][], header: boolean, align: Align[], setting: 
   const right = x;
   const palette = context.palette;
   const decorations: BoxItem[] = [];
-  if (header) decorations.push({ kind: 'rect', x: x0, y: 0, width: right - x0, height, fill: palette.tableHeader, stroke: null, lineWidth: 0, radius: 0, tag: null, actualText: null });
-  decorations.push({ kind: 'line', x1: x0, y1: height, x2: right, y2: height, width: header ? METRICS.ruleWidth * 1.6 : METRICS.ruleWidth, color: palette.rule });
+  if (header)
+    decorations.push({
+      kind: 'rect',
+      x: x0,
+      y: 0,
+      width: right - x0,
+      height,
+      fill: palette.tableHeader,
+      stroke: null,
+      lineWidth: 0,
+      radius: 0,
+      tag: null,
+      actualText: null,
+    });
+  decorations.push({
+    kind: 'line',
+    x1: x0,
+    y1: height,
+    x2: right,
+    y2: height,
+    width: header ? METRICS.ruleWidth * 1.6 : METRICS.ruleWidth,
+    color: palette.rule,
+  });
   return box(height, [...decorations, ...items], containers, baseline + padY, footnotes);
 }
 

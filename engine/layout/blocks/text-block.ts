@@ -1,7 +1,15 @@
 import type { Inline } from '../../document/types.js';
 import type { FontStyle } from '../../text/font-catalog.js';
 import type { FeatureSet } from '../../text/face.js';
-import { layoutParagraph, measureParagraph, type Alignment, type LaidLine, type ParagraphEnv, type ParagraphMeasure, type ParagraphSettings } from '../inline/paragraph.js';
+import {
+  layoutParagraph,
+  measureParagraph,
+  type Alignment,
+  type LaidLine,
+  type ParagraphEnv,
+  type ParagraphMeasure,
+  type ParagraphSettings,
+} from '../inline/paragraph.js';
 import type { StructId } from '../structure.js';
 import type { Color } from '../../style/color.js';
 import { box, type VBox } from '../vertical.js';

@@ -65,15 +65,17 @@ export function layoutTitle(block: Block & { kind: 'title' }, frame: BlockFrame,
  */
 function coverBox(image: ImageResource, frame: BlockFrame, context: LayoutContext, share: number): VBox {
   if (image.kind === 'failed') return box(0, [], frame.containers);
-  const [naturalWidth, naturalHeight] = image.kind === 'raster'
-    ? [image.width * POINTS_PER_PIXEL, image.height * POINTS_PER_PIXEL]
-    : [image.drawing.width * image.drawing.unit, image.drawing.height * image.drawing.unit];
+  const [naturalWidth, naturalHeight] =
+    image.kind === 'raster'
+      ? [image.width * POINTS_PER_PIXEL, image.height * POINTS_PER_PIXEL]
+      : [image.drawing.width * image.drawing.unit, image.drawing.height * image.drawing.unit];
   const fit = Math.min(frame.width / naturalWidth, (context.geometry.contentHeight * share) / naturalHeight);
   const width = naturalWidth * fit;
   const height = naturalHeight * fit;
   const x = frame.x + (frame.width - width) / 2;
-  const items: BoxItem[] = image.kind === 'raster'
-    ? [{ kind: 'image', x, y: 0, width, height, image, tag: null }]
-    : drawingItems(image.drawing, { x, y: 0, scale: image.drawing.unit * fit, tag: null }, context);
+  const items: BoxItem[] =
+    image.kind === 'raster'
+      ? [{ kind: 'image', x, y: 0, width, height, image, tag: null }]
+      : drawingItems(image.drawing, { x, y: 0, scale: image.drawing.unit * fit, tag: null }, context);
   return box(height, items, frame.containers);
 }

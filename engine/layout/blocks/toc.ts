@@ -25,12 +25,23 @@ export const TOC_TITLE = 'Contents';
 export function layoutToc(block: Block & { kind: 'toc' }, frame: BlockFrame, context: LayoutContext): BlockNodes {
   const tocTag = context.tagger.add('TOC', frame.tag);
   const look = headingLook(2, context.palette);
-  const title = textLines([{ kind: 'text', text: TOC_TITLE, marks: NO_MARKS, link: null, code: null }], look, frame, context.tagger.add('H2', frame.tag), context);
+  const title = textLines(
+    [{ kind: 'text', text: TOC_TITLE, marks: NO_MARKS, link: null, code: null }],
+    look,
+    frame,
+    context.tagger.add('H2', frame.tag),
+    context,
+  );
   const nodes: VNode[] = [...title, penalty(INFINITE_COST), glue(METRICS.bodyLeading * 0.4)];
   const body = context.body;
   // The document's highest level is the contents' first, whatever its heading level (a README's H2s).
   const top = Math.min(...block.entries.map((entry) => entry.level)) as HeadingLevel;
-  const lookOf = (level: HeadingLevel): TextLook => ({ ...body, align: 'start', hyphenate: false, font: { ...body.font, weight: level === top ? 'semibold' : 'regular' } });
+  const lookOf = (level: HeadingLevel): TextLook => ({
+    ...body,
+    align: 'start',
+    hyphenate: false,
+    font: { ...body.font, weight: level === top ? 'semibold' : 'regular' },
+  });
   const places = levelPlaces(block.entries, top, lookOf, context);
   block.entries.forEach((entry, index) => {
     const itemTag = context.tagger.add('TOCI', tocTag);
@@ -63,7 +74,12 @@ export function layoutToc(block: Block & { kind: 'toc' }, frame: BlockFrame, con
  * number starts under the titles of the level above. The column fits the level's widest number
  * (10.10 as well as 9.1) and a space, where LaTeX's fixed width lets a long one overrun.
  */
-function levelPlaces(entries: readonly TocEntry[], top: HeadingLevel, lookOf: (level: HeadingLevel) => TextLook, context: LayoutContext): Map<HeadingLevel, { indent: number; numberWidth: number }> {
+function levelPlaces(
+  entries: readonly TocEntry[],
+  top: HeadingLevel,
+  lookOf: (level: HeadingLevel) => TextLook,
+  context: LayoutContext,
+): Map<HeadingLevel, { indent: number; numberWidth: number }> {
   const widest = new Map<HeadingLevel, number>();
   for (const entry of entries) {
     if (entry.number) widest.set(entry.level, Math.max(widest.get(entry.level) ?? 0, measureText(entry.number, lookOf(entry.level), context).max));
@@ -102,5 +118,16 @@ function leaders(from: number, to: number, baseline: number, context: LayoutCont
   const count = Math.max(0, Math.floor((to - LEADER_CLEAR - first) / LEADER_STEP) + 1);
   // The dot keeps its character: a font maps each glyph to one text, for every use of it.
   const glyphs = Array.from({ length: count }, () => ({ id: dot.id, advance: LEADER_STEP, dx: 0, dy: 0, chars: '.' }));
-  return { kind: 'glyphs', x: first, y: baseline, face: face.key, size: look.size, color: context.palette.muted, glyphs, tag: null, actualText: '', perGlyphText: false };
+  return {
+    kind: 'glyphs',
+    x: first,
+    y: baseline,
+    face: face.key,
+    size: look.size,
+    color: context.palette.muted,
+    glyphs,
+    tag: null,
+    actualText: '',
+    perGlyphText: false,
+  };
 }

@@ -51,7 +51,12 @@ export function cutToWidth(pieces: readonly Piece[], settings: CutSettings): Cut
   for (let i = 0; i < units.length; i++) {
     const after = i === units.length - 1 ? settings.trailing : hyphenAfter(i);
     while (i > start && span(start, i + 1) + after > settings.width + FIT_EPSILON) {
-      const cut = cutPoint(units, start, i, (at) => span(start, at) + hyphenAfter(at - 1) <= settings.width + FIT_EPSILON && span(start, at) >= settings.width / 2);
+      const cut = cutPoint(
+        units,
+        start,
+        i,
+        (at) => span(start, at) + hyphenAfter(at - 1) <= settings.width + FIT_EPSILON && span(start, at) >= settings.width / 2,
+      );
       parts.push({ pieces: piecesOf(pieces, units, start, cut), hyphen: hyphens[units[cut - 1]!.piece] ?? null });
       start = cut;
     }

@@ -33,7 +33,14 @@ export const FORCED_BREAK = '\u2028';
  * breaks become spaces); a hard break becomes U+2028; images become U+FFFC. Links and code
  * spans get their own structure elements under the paragraph's.
  */
-export function flattenInlines(inlines: readonly Inline[], base: BaseStyle, palette: Palette, tagger: Tagger, tag: StructId | null, preserveSpaces: boolean): FlatText {
+export function flattenInlines(
+  inlines: readonly Inline[],
+  base: BaseStyle,
+  palette: Palette,
+  tagger: Tagger,
+  tag: StructId | null,
+  preserveSpaces: boolean,
+): FlatText {
   const spans: Span[] = [];
   const anchors: FlatAnchor[] = [];
   let text = '';
@@ -89,7 +96,12 @@ export function flattenInlines(inlines: readonly Inline[], base: BaseStyle, pale
         const code = role.kind === 'text' ? role.code : null;
         const tags = tagsFor(inline.link, code);
         const element = role.kind === 'text' ? tagger.add('Span', tags.tag, { actualText: role.text }) : tagger.add(role.kind, tags.tag, { alt: inline.alt });
-        push(OBJECT_CHAR, styleFor(code ? CODE_MARKS : NO_MARKS, base, palette, { ...tags, tag: element }), { kind: 'drawing', drawing: inline.drawing, role, alt: inline.alt });
+        push(OBJECT_CHAR, styleFor(code ? CODE_MARKS : NO_MARKS, base, palette, { ...tags, tag: element }), {
+          kind: 'drawing',
+          drawing: inline.drawing,
+          role,
+          alt: inline.alt,
+        });
         break;
       }
       case 'anchor':
@@ -110,8 +122,6 @@ function collapseSpaces(value: string, afterSpace: boolean): string {
 
 function trimEnd(flat: FlatText): FlatText {
   const trimmed = flat.text.replace(/ +$/, '');
-  const spans = flat.spans
-    .map((span) => ({ ...span, end: Math.min(span.end, trimmed.length) }))
-    .filter((span) => span.end > span.start);
+  const spans = flat.spans.map((span) => ({ ...span, end: Math.min(span.end, trimmed.length) })).filter((span) => span.end > span.start);
   return { text: trimmed, spans, anchors: flat.anchors };
 }

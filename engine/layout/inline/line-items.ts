@@ -61,11 +61,32 @@ export function drawLine(entries: LineEntry[], settings: LineSettings, hyphenate
     const style = piece.style;
     if (style.background) {
       const border = style.border ?? null;
-      extendOrPush(under, { kind: 'rect', x, y: baseline - style.size * 0.86, width: entry.width, height: style.size * 1.2, fill: style.background, stroke: border, lineWidth: border ? 0.5 : 0, radius: 1.5, tag: null, actualText: null });
+      extendOrPush(under, {
+        kind: 'rect',
+        x,
+        y: baseline - style.size * 0.86,
+        width: entry.width,
+        height: style.size * 1.2,
+        fill: style.background,
+        stroke: border,
+        lineWidth: border ? 0.5 : 0,
+        radius: 1.5,
+        tag: null,
+        actualText: null,
+      });
     }
     if (style.link) {
       const top = baseline - settings.textAscent;
-      const link = { kind: 'link' as const, x, y: top, width: entry.width, height: settings.textAscent + settings.textDescent, target: style.link.target, description: style.link.description, tag: style.linkTag };
+      const link = {
+        kind: 'link' as const,
+        x,
+        y: top,
+        width: entry.width,
+        height: settings.textAscent + settings.textDescent,
+        target: style.link.target,
+        description: style.link.description,
+        tag: style.linkTag,
+      };
       const previous = links.at(-1);
       if (previous?.kind === 'link' && previous.target === link.target && Math.abs(previous.x + previous.width - x) < 0.01) previous.width += entry.width;
       else links.push(link);
@@ -75,10 +96,30 @@ export function drawLine(entries: LineEntry[], settings: LineSettings, hyphenate
       const glyphs = adjustLast(piece.glyphs, entry.width - piece.width);
       const actualText = entry.actualText ?? piece.actualText;
       const y = baseline - style.rise;
-      const joins = run && run.face === piece.face.key && run.size === style.size && run.color === style.color && run.y === y && run.tag === style.tag && run.actualText === actualText && run.perGlyphText === piece.perGlyphText && Math.abs(runEnd - x) < 0.01;
+      const joins =
+        run &&
+        run.face === piece.face.key &&
+        run.size === style.size &&
+        run.color === style.color &&
+        run.y === y &&
+        run.tag === style.tag &&
+        run.actualText === actualText &&
+        run.perGlyphText === piece.perGlyphText &&
+        Math.abs(runEnd - x) < 0.01;
       if (joins) run!.glyphs.push(...glyphs);
       else {
-        run = { kind: 'glyphs', x, y, face: piece.face.key, size: style.size, color: style.color, glyphs: [...glyphs], tag: style.tag, actualText, perGlyphText: piece.perGlyphText };
+        run = {
+          kind: 'glyphs',
+          x,
+          y,
+          face: piece.face.key,
+          size: style.size,
+          color: style.color,
+          glyphs: [...glyphs],
+          tag: style.tag,
+          actualText,
+          perGlyphText: piece.perGlyphText,
+        };
         items.push(run);
       }
       runEnd = x + entry.width;
@@ -86,7 +127,18 @@ export function drawLine(entries: LineEntry[], settings: LineSettings, hyphenate
       // The face's .notdef glyph (a box) stands in; the characters still extract.
       run = null;
       const glyphs = [{ id: 0, advance: entry.width, dx: 0, dy: 0, chars: '' }];
-      items.push({ kind: 'glyphs', x, y: baseline - style.rise, face: piece.face.key, size: style.size, color: settings.palette.missingGlyph, glyphs, tag: style.tag, actualText: piece.chars, perGlyphText: false });
+      items.push({
+        kind: 'glyphs',
+        x,
+        y: baseline - style.rise,
+        face: piece.face.key,
+        size: style.size,
+        color: settings.palette.missingGlyph,
+        glyphs,
+        tag: style.tag,
+        actualText: piece.chars,
+        perGlyphText: false,
+      });
     } else {
       run = null;
       items.push(...drawObject(piece.object, piece.box, x, baseline, style, settings));

@@ -10,9 +10,7 @@ import type { Palette } from '../../style/palette.js';
 import type { RunStyle } from './run-style.js';
 
 /** Something set in a line like a character: an image, a formula, an emoji. */
-export type InlineObject =
-  | { kind: 'image'; image: ImageResource; alt: string }
-  | { kind: 'drawing'; drawing: Drawing; role: DrawingRole; alt: string };
+export type InlineObject = { kind: 'image'; image: ImageResource; alt: string } | { kind: 'drawing'; drawing: Drawing; role: DrawingRole; alt: string };
 
 /** An object's box on the line: its width, how far it rises above the baseline and drops below. */
 export interface ObjectBox {
@@ -35,20 +33,24 @@ export function measureObject(object: InlineObject, style: RunStyle, lineWidth: 
       const label = placeholderLabel(object.alt, style, fonts);
       return { width: Math.min(lineWidth, label.width + 2 * PLACEHOLDER_PADDING), ascent: style.size * 0.95, descent: style.size * 0.3, scale: 1 };
     }
-    const [naturalWidth, naturalHeight, scale] = image.kind === 'raster'
-      ? [image.width * POINTS_PER_PIXEL, image.height * POINTS_PER_PIXEL, 1]
-      : [image.drawing.width * image.drawing.unit, image.drawing.height * image.drawing.unit, image.drawing.unit];
+    const [naturalWidth, naturalHeight, scale] =
+      image.kind === 'raster'
+        ? [image.width * POINTS_PER_PIXEL, image.height * POINTS_PER_PIXEL, 1]
+        : [image.drawing.width * image.drawing.unit, image.drawing.height * image.drawing.unit, image.drawing.unit];
     const shrink = Math.min(1, lineWidth / naturalWidth);
     return { width: naturalWidth * shrink, ascent: naturalHeight * shrink, descent: 0, scale: scale * shrink };
   }
   const drawing = object.drawing;
-  const scale = object.role.kind === 'text'
-    ? (style.size * EMOJI_EM) / drawing.height
-    : drawing.unit * (style.size / METRICS.bodySize);
+  const scale = object.role.kind === 'text' ? (style.size * EMOJI_EM) / drawing.height : drawing.unit * (style.size / METRICS.bodySize);
   const fit = Math.min(1, lineWidth / (drawing.width * scale));
   const width = drawing.width * scale * fit;
   const columns = object.role.kind === 'text' && style.features === 'code' ? EMOJI_COLUMNS * columnWidth(style, fonts) : 0;
-  return { width: Math.max(width, Math.min(columns, lineWidth)), ascent: drawing.baseline * scale * fit, descent: (drawing.height - drawing.baseline) * scale * fit, scale: scale * fit };
+  return {
+    width: Math.max(width, Math.min(columns, lineWidth)),
+    ascent: drawing.baseline * scale * fit,
+    descent: (drawing.height - drawing.baseline) * scale * fit,
+    scale: scale * fit,
+  };
 }
 
 /** In code an emoji takes two columns, as in a terminal, so the columns after it stay aligned. */
@@ -76,7 +78,18 @@ export function drawObject(object: InlineObject, box: ObjectBox, x: number, base
     const label = placeholderLabel(object.alt, style, env.fonts);
     return [
       { kind: 'rect', x, y: top, width: box.width, height, fill: null, stroke: env.palette.rule, lineWidth: 0.6, radius: 2, tag: null, actualText: null },
-      { kind: 'glyphs', x: x + PLACEHOLDER_PADDING, y: baseline, face: label.face, size: label.size, color: env.palette.muted, glyphs: label.glyphs, tag: style.tag, actualText: null, perGlyphText: false },
+      {
+        kind: 'glyphs',
+        x: x + PLACEHOLDER_PADDING,
+        y: baseline,
+        face: label.face,
+        size: label.size,
+        color: env.palette.muted,
+        glyphs: label.glyphs,
+        tag: style.tag,
+        actualText: null,
+        perGlyphText: false,
+      },
     ];
   }
   // Centred in its box, which may be wider than the drawing (an emoji's two columns in code).
@@ -94,7 +107,13 @@ function placeholderLabel(alt: string, style: RunStyle, fonts: FontLibrary) {
   const face = fonts.primary({ ...style.font, italic: true });
   const shaped = face.shape(alt.trim() || 'image');
   const scale = face.scale(size);
-  const glyphs = shaped.glyphs.map((glyph) => ({ id: glyph.id, advance: glyph.advance * scale, dx: glyph.dx * scale, dy: glyph.dy * scale, chars: glyph.chars }));
+  const glyphs = shaped.glyphs.map((glyph) => ({
+    id: glyph.id,
+    advance: glyph.advance * scale,
+    dx: glyph.dx * scale,
+    dy: glyph.dy * scale,
+    chars: glyph.chars,
+  }));
   return { face: face.key, size, glyphs, width: shaped.advance * scale };
 }
 
@@ -111,8 +130,16 @@ function textCarrier(text: string, width: number, x: number, baseline: number, s
   const count = Math.max(1, Math.round(width / (glyph.advanceWidth * face.scale(style.size))));
   const size = width / count / face.scale(1) / glyph.advanceWidth;
   return {
-    kind: 'glyphs', x, y: baseline, face: face.key, size, color: style.color,
+    kind: 'glyphs',
+    x,
+    y: baseline,
+    face: face.key,
+    size,
+    color: style.color,
     glyphs: Array.from({ length: count }, () => ({ id: glyph.id, advance: width / count, dx: 0, dy: 0, chars })),
-    tag: style.tag, actualText: text, perGlyphText: false, invisible: true,
+    tag: style.tag,
+    actualText: text,
+    perGlyphText: false,
+    invisible: true,
   };
 }

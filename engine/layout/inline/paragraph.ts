@@ -275,7 +275,14 @@ function pieceText(piece: Piece | null): string {
 }
 
 /** The drawable entries of one line, with glue set to its adjusted width. */
-function lineEntries(nodes: KpNode[], payloads: Payload[], start: number, lineBreak: KpBreak, justified: boolean, wholeWords: Map<number, string>): LineEntry[] {
+function lineEntries(
+  nodes: KpNode[],
+  payloads: Payload[],
+  start: number,
+  lineBreak: KpBreak,
+  justified: boolean,
+  wholeWords: Map<number, string>,
+): LineEntry[] {
   const entries: LineEntry[] = [];
   let i = start;
   while (i < lineBreak.position && nodes[i]!.type !== 'box') i++;

@@ -218,7 +218,19 @@ function itemize(text: string, start: number, end: number, spanAt: (index: numbe
  * Shapes a run and, when the word may be hyphenated, cuts the shaped glyphs at the hyphenation
  * points that fall between glyph clusters, so the pieces painted are the ones shaped.
  */
-function pushShaped(word: Word, face: Face, chunk: string, logical: string, style: RunStyle, level: number, chunkStart: number, hyphenator: Hyphenator | null, text: string, wordStart: number, wordEnd: number): void {
+function pushShaped(
+  word: Word,
+  face: Face,
+  chunk: string,
+  logical: string,
+  style: RunStyle,
+  level: number,
+  chunkStart: number,
+  hyphenator: Hyphenator | null,
+  text: string,
+  wordStart: number,
+  wordEnd: number,
+): void {
   const whole = shapePiece(face, chunk, style, level, logical);
   const points = hyphenator && level % 2 === 0 && style.features === 'text' ? hyphenator(text.slice(wordStart, wordEnd)) : [];
   const local = points.map((point) => point + wordStart - chunkStart).filter((point) => point > 0 && point < chunk.length);

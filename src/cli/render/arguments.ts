@@ -128,7 +128,8 @@ function checked(args: RenderArguments): RenderArguments {
   const { inputs } = args;
   if (inputs.length === 0) throw new CliError('which file? usage: quire render <file.md | -> [options] (see quire render --help)');
   if (inputs.filter((input) => input === '-').length > 1) throw new CliError('standard input (-) can be read only once');
-  if (args.outDir !== null && args.output !== null) throw new CliError('-o and --out-dir exclude each other: -o joins the files into one PDF, --out-dir writes one PDF each');
+  if (args.outDir !== null && args.output !== null)
+    throw new CliError('-o and --out-dir exclude each other: -o joins the files into one PDF, --out-dir writes one PDF each');
   if (args.outDir !== null && inputs.includes('-')) throw new CliError('--out-dir names each PDF after its file: standard input (-) has no name');
   if (inputs.length > 1 && args.output === null && args.outDir === null) {
     throw new CliError(`${inputs.length} files: join them with -o book.pdf, or write one PDF each with --out-dir DIR`);

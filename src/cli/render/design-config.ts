@@ -21,7 +21,8 @@ const SET_KEY = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)?$/;
 export function addSetting(sets: DesignRecord, assignment: string): void {
   const equals = assignment.indexOf('=');
   const key = equals === -1 ? '' : assignment.slice(0, equals).trim();
-  if (!SET_KEY.test(key)) throw new CliError(`--set takes key=value (such as --set paper=letter or --set footer.right="{page}"), not ${JSON.stringify(assignment)}`);
+  if (!SET_KEY.test(key))
+    throw new CliError(`--set takes key=value (such as --set paper=letter or --set footer.right="{page}"), not ${JSON.stringify(assignment)}`);
   const value = assignment.slice(equals + 1);
   const [name, slot] = key.split('.') as [string, string | undefined];
   if (slot === undefined) {

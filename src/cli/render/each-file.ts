@@ -42,7 +42,9 @@ export async function renderEachFile(inputs: string[], outDir: string, settings:
   await Promise.all(Array.from({ length: threads }, () => drain(queue, report)));
   status.clear();
   const failed = totals.failed === 0 ? '' : `, ${totals.failed} failed`;
-  process.stderr.write(`quire: ${totals.files} files, ${pages(totals.pages)}, ${seconds(performance.now() - started)}, ${totals.warnings} warning${totals.warnings === 1 ? '' : 's'}${failed}\n`);
+  process.stderr.write(
+    `quire: ${totals.files} files, ${pages(totals.pages)}, ${seconds(performance.now() - started)}, ${totals.warnings} warning${totals.warnings === 1 ? '' : 's'}${failed}\n`,
+  );
   if (totals.failed > 0) process.exitCode = 1;
 }
 

@@ -1,7 +1,17 @@
 /** One Markdown file (or standard input) to PDF bytes, as `quire render` sets the engine up. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { InvalidOptionError, QuireError, render, renderFiles, type MarkdownFile, type RenderCache, type RenderOptions, type RenderResult, type ResourceLoader } from '../../../engine/index.js';
+import {
+  InvalidOptionError,
+  QuireError,
+  render,
+  renderFiles,
+  type MarkdownFile,
+  type RenderCache,
+  type RenderOptions,
+  type RenderResult,
+  type ResourceLoader,
+} from '../../../engine/index.js';
 import { CliError } from '../cli-error.js';
 import { CLI_RESOURCE_BYTES, type RenderArguments } from './arguments.js';
 import { cliLoader, type RemoteImageMemory } from './resource-loader.js';
@@ -45,12 +55,25 @@ export async function renderJoined(inputs: string[], settings: RenderSettings): 
 
 function loaderFor(input: string, settings: RenderSettings): ResourceLoader {
   const { onFetch, onLocalFile, remoteImages } = settings;
-  return cliLoader({ baseDir: inputFolder(input), root: settings.root, offline: settings.offline, ...(onFetch && { onFetch }), ...(onLocalFile && { onLocalFile }), ...(remoteImages && { memory: remoteImages }) });
+  return cliLoader({
+    baseDir: inputFolder(input),
+    root: settings.root,
+    offline: settings.offline,
+    ...(onFetch && { onFetch }),
+    ...(onLocalFile && { onLocalFile }),
+    ...(remoteImages && { memory: remoteImages }),
+  });
 }
 
 async function engineOptions(input: string, settings: RenderSettings): Promise<RenderOptions> {
   const { cache } = settings;
-  return { ...settings.options, design: await designFor(input, settings.config, settings.sets), resources: settings.resources, limits: { resourceBytes: CLI_RESOURCE_BYTES }, ...(cache && { cache }) };
+  return {
+    ...settings.options,
+    design: await designFor(input, settings.config, settings.sets),
+    resources: settings.resources,
+    limits: { resourceBytes: CLI_RESOURCE_BYTES },
+    ...(cache && { cache }),
+  };
 }
 
 /** The engine's result, its typed errors as one line for the user. */

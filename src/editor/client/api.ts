@@ -55,7 +55,12 @@ export async function fetchPreview(key: string, input: RenderInput, pages: Pages
   return (await response.json()) as PreviewAnswer;
 }
 
-export async function fetchPdf(key: string, input: RenderInput, idempotencyKey: string, filename: string): Promise<{ pdf: Blob; replay: boolean; pages: number }> {
+export async function fetchPdf(
+  key: string,
+  input: RenderInput,
+  idempotencyKey: string,
+  filename: string,
+): Promise<{ pdf: Blob; replay: boolean; pages: number }> {
   const response = await postWaitingForSlot('/editor/download', {
     headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
     body: JSON.stringify({ ...input, filename }),
@@ -83,7 +88,9 @@ async function postWaitingForSlot(path: string, init: { headers: Record<string, 
 }
 
 /** Checks a key by reading usage: 200 for a live key. */
-export async function fetchUsage(key: string): Promise<{ limits: { previews_per_hour: number }; credits_used: number; credits_included: number; credits_granted: number }> {
+export async function fetchUsage(
+  key: string,
+): Promise<{ limits: { previews_per_hour: number }; credits_used: number; credits_included: number; credits_granted: number }> {
   const response = await fetch('/v1/usage', { headers: { Authorization: `Bearer ${key}` } });
   if (!response.ok) throw await problem(response);
   return (await response.json()) as Awaited<ReturnType<typeof fetchUsage>>;

@@ -95,7 +95,11 @@ class EditorApp {
   constructor() {
     const nonce = document.body.dataset.styleNonce ?? '';
     this.pages = new PagesView($('pages'), (page, fraction, text) => this.jumpToSource(page, fraction, text));
-    this.settings = new SettingsDrawer($<HTMLFormElement>('settings-form'), (key, value) => this.writeSetting(key, value), () => this.schedulePreview(0));
+    this.settings = new SettingsDrawer(
+      $<HTMLFormElement>('settings-form'),
+      (key, value) => this.writeSetting(key, value),
+      () => this.schedulePreview(0),
+    );
     this.view = new EditorView({
       parent: $('source'),
       state: EditorState.create({
@@ -250,8 +254,15 @@ class EditorApp {
       $('page-count').textContent = `${answer.pages.length} ${answer.pages.length === 1 ? 'page' : 'pages'}`;
     } catch (error) {
       // The last good pages stay: never a blank preview.
-      this.serviceProblem = error instanceof ServiceProblem ? problemFromService(error, source) : { code: 'network', message: 'The service could not be reached.', line: null, severity: 'error' };
-      if (error instanceof ServiceProblem && error.code === 'rate_limited' && (error.details.limit as { name?: string } | undefined)?.name === 'previews_per_hour') {
+      this.serviceProblem =
+        error instanceof ServiceProblem
+          ? problemFromService(error, source)
+          : { code: 'network', message: 'The service could not be reached.', line: null, severity: 'error' };
+      if (
+        error instanceof ServiceProblem &&
+        error.code === 'rate_limited' &&
+        (error.details.limit as { name?: string } | undefined)?.name === 'previews_per_hour'
+      ) {
         this.previewsLeft = { left: 0, perHour: this.previewsLeft?.perHour ?? 1 };
         $('previews-left').textContent = '0 previews left this hour';
       }
@@ -316,7 +327,12 @@ class EditorApp {
     button.disabled = true;
     button.setAttribute('aria-busy', 'true');
     try {
-      const filename = `${(readSetting(input.markdown, 'title') ?? 'document').replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim().slice(0, 80) || 'document'}.pdf`;
+      const filename = `${
+        (readSetting(input.markdown, 'title') ?? 'document')
+          .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
+          .trim()
+          .slice(0, 80) || 'document'
+      }.pdf`;
       const { pdf, replay } = await fetchPdf(this.key, input, this.download.key, filename);
       const link = document.createElement('a');
       link.href = URL.createObjectURL(pdf);
@@ -326,7 +342,10 @@ class EditorApp {
       this.showStatus(replay ? 'Downloaded again at no charge.' : 'Downloaded; one document counted.');
     } catch (error) {
       if (error instanceof ServiceProblem && error.code === 'idempotency_replay_limit') this.download = null;
-      this.serviceProblem = error instanceof ServiceProblem ? problemFromService(error, input.markdown) : { code: 'network', message: 'The service could not be reached.', line: null, severity: 'error' };
+      this.serviceProblem =
+        error instanceof ServiceProblem
+          ? problemFromService(error, input.markdown)
+          : { code: 'network', message: 'The service could not be reached.', line: null, severity: 'error' };
       this.showProblems();
     } finally {
       this.downloading = false;

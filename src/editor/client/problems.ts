@@ -19,7 +19,7 @@ const PLAIN: Readonly<Record<string, string>> = {
   account_blocked: 'This account is blocked.',
   email_unverified: "This account's email address is not verified yet.",
   quota_exhausted: 'No documents are left in this period, so the PDF cannot be downloaded. Previews still work.',
-  payload_too_large: "The document is larger than this plan allows.",
+  payload_too_large: 'The document is larger than this plan allows.',
   too_many_resources: 'The document has more images than allowed.',
   too_many_pages: 'The document has more pages than this plan allows.',
   render_timeout: 'The document took longer to lay out than this plan allows.',

@@ -15,7 +15,13 @@ export function decodeBlocks(text: string): DerBlock[] {
   return [...text.matchAll(BLOCK)].map(([pem, label, body]) => ({
     label,
     // Header lines (`Proc-Type: …`) are not Base64.
-    der: Buffer.from(body!.split(/\r?\n/).filter((line) => !line.includes(':')).join(''), 'base64'),
+    der: Buffer.from(
+      body!
+        .split(/\r?\n/)
+        .filter((line) => !line.includes(':'))
+        .join(''),
+      'base64',
+    ),
     pem,
   }));
 }

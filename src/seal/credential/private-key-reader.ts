@@ -29,7 +29,10 @@ function readKey(block: DerBlock, password: string | undefined, budget: KdfBudge
     case 'RSA PRIVATE KEY':
     case 'EC PRIVATE KEY':
       // Node reads the PEM headers of a traditionally encrypted key (one MD5 round: nothing to budget).
-      return loaded(() => createPrivateKey({ key: block.pem!, format: 'pem', ...(password !== undefined && { passphrase: password }) }), TRADITIONALLY_ENCRYPTED.test(block.pem!));
+      return loaded(
+        () => createPrivateKey({ key: block.pem!, format: 'pem', ...(password !== undefined && { passphrase: password }) }),
+        TRADITIONALLY_ENCRYPTED.test(block.pem!),
+      );
     default:
       return bareDer(block.der, password, budget);
   }

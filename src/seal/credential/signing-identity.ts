@@ -38,7 +38,10 @@ export function signingIdentity(contents: CredentialContents, now: number): Sign
   }
   const algorithm = sealAlgorithm(pair.key);
   if (!algorithm) throw new BundleRefusal('unsupported_algorithm');
-  const chain = buildChain(pair.certificate, all.filter((candidate) => candidate !== pair.certificate));
+  const chain = buildChain(
+    pair.certificate,
+    all.filter((candidate) => candidate !== pair.certificate),
+  );
   checkValidity(chain, now);
   return { key: pair.key, chain, algorithm };
 }

@@ -16,7 +16,9 @@ export function masterKey(env: NodeJS.ProcessEnv, location: StoreLocation): Buff
   if (given) return decode(given.trim(), 'QUIRE_MASTER_KEY');
   if (env.QUIRE_MASTER_KEY_FILE) return readOrCreate(env.QUIRE_MASTER_KEY_FILE);
   if (location.kind === 'postgres') {
-    throw new Error('with a PostgreSQL database, set QUIRE_MASTER_KEY or QUIRE_MASTER_KEY_FILE: every instance must share the key that encrypts stored certificates');
+    throw new Error(
+      'with a PostgreSQL database, set QUIRE_MASTER_KEY or QUIRE_MASTER_KEY_FILE: every instance must share the key that encrypts stored certificates',
+    );
   }
   return readOrCreate(path.join(path.dirname(path.resolve(location.file)), 'master.key'));
 }

@@ -72,7 +72,10 @@ function toNumbered(sql: string): { text: string; names: string[] } {
 export async function query<Row extends pg.QueryResultRow>(on: Queryable, sql: string, values: Values = {}): Promise<pg.QueryResult<Row>> {
   const { text, names } = toNumbered(sql);
   try {
-    return await on.query<Row>(text, names.map((name) => (values as Record<string, unknown>)[name] ?? null));
+    return await on.query<Row>(
+      text,
+      names.map((name) => (values as Record<string, unknown>)[name] ?? null),
+    );
   } catch (error) {
     throw unavailable(error);
   }
@@ -86,11 +89,7 @@ export async function one<Row extends pg.QueryResultRow>(on: Queryable, sql: str
  * Runs `work` between BEGIN and COMMIT on one connection; any failure rolls back and is rethrown.
  * `durable: false` commits without waiting for the disk (see the stores' notes on what may).
  */
-export async function transaction<T>(
-  pool: pg.Pool,
-  work: (client: pg.PoolClient) => Promise<T>,
-  options: { durable?: boolean } = {},
-): Promise<T> {
+export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, options: { durable?: boolean } = {}): Promise<T> {
   let client: pg.PoolClient;
   try {
     client = await pool.connect();

@@ -176,11 +176,10 @@ export class PostgresStore implements Store {
   }
 
   async revokeApiKey(keyId: string): Promise<void> {
-    const found = await one(
-      this.pool,
-      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, @now) WHERE id = @keyId RETURNING id',
-      { keyId, now: this.clock.now() },
-    );
+    const found = await one(this.pool, 'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, @now) WHERE id = @keyId RETURNING id', {
+      keyId,
+      now: this.clock.now(),
+    });
     if (!found) throw new UnknownRecordError('key', keyId);
   }
 
@@ -243,7 +242,13 @@ export class PostgresStore implements Store {
   }
 
   /** False when the reservation is not open under this instance's lease (nothing written). */
-  private async settle(client: pg.PoolClient, reservationId: string, state: 'charged' | 'returned', code: string | null, pages: number | null): Promise<boolean> {
+  private async settle(
+    client: pg.PoolClient,
+    reservationId: string,
+    state: 'charged' | 'returned',
+    code: string | null,
+    pages: number | null,
+  ): Promise<boolean> {
     const settled = /^\d{1,18}$/.test(reservationId)
       ? await one<{ period_id: number }>(client, sql.SETTLE_RESERVATION, { state, code, pages, now: this.clock.now(), reservationId, holder: this.holder.id })
       : undefined;

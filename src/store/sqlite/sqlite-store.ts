@@ -3,7 +3,17 @@ import type { PlanId } from '../../limits/plans.js';
 import { hashApiKey, newApiKey, newId, newToken } from '../identifiers.js';
 import { chooseTokens, newLeaseHolder, tokenHoldMs, type HeldToken, type LeaseHolder } from '../leases.js';
 import { anchorAt } from '../periods.js';
-import { documentsLeft, scheduledFor, toAccount, toIdempotencyRecord, toPeriod, type AccountRow, type IdempotencyRow, type KeySpendingRow, type PeriodRow } from '../rows.js';
+import {
+  documentsLeft,
+  scheduledFor,
+  toAccount,
+  toIdempotencyRecord,
+  toPeriod,
+  type AccountRow,
+  type IdempotencyRow,
+  type KeySpendingRow,
+  type PeriodRow,
+} from '../rows.js';
 import * as sql from '../statements.js';
 import {
   DuplicateCertificateError,
@@ -50,7 +60,11 @@ export class SqliteStore implements Store {
   ) {}
 
   static open(file: string, clock: Clock, options: { busyTimeoutMs?: number; holder?: LeaseHolder } = {}): SqliteStore {
-    return new SqliteStore(guard(() => openDatabase(file, options.busyTimeoutMs ?? 5_000)), clock, options.holder ?? newLeaseHolder());
+    return new SqliteStore(
+      guard(() => openDatabase(file, options.busyTimeoutMs ?? 5_000)),
+      clock,
+      options.holder ?? newLeaseHolder(),
+    );
   }
 
   async createAccount(input: { email: string; plan: PlanId; emailVerified: boolean }): Promise<Account> {
@@ -81,12 +95,7 @@ export class SqliteStore implements Store {
       const overrides = { ...account.overrides, ...changes.overrides };
       this.db
         .prepare('UPDATE accounts SET blocked = ?, email_verified = ?, limit_overrides = ? WHERE id = ?')
-        .run(
-          (changes.blocked ?? account.blocked) ? 1 : 0,
-          (changes.emailVerified ?? account.emailVerified) ? 1 : 0,
-          JSON.stringify(overrides),
-          accountId,
-        );
+        .run((changes.blocked ?? account.blocked) ? 1 : 0, (changes.emailVerified ?? account.emailVerified) ? 1 : 0, JSON.stringify(overrides), accountId);
       // A documents override applies to the open period at once, not only to the next one.
       if (changes.overrides?.documents !== undefined) {
         const current = storedCurrentPeriod(this.db, accountId, now);
@@ -110,9 +119,7 @@ export class SqliteStore implements Store {
         unused = scheduledFor(account, now).included;
       }
       const anchor = anchorAt(now, { startOfDay: false });
-      this.db
-        .prepare('UPDATE accounts SET plan = ?, anchor_day = ?, anchor_from = ? WHERE id = ?')
-        .run(plan, anchor.day, anchor.from, accountId);
+      this.db.prepare('UPDATE accounts SET plan = ?, anchor_day = ?, anchor_from = ? WHERE id = ?').run(plan, anchor.day, anchor.from, accountId);
       const changed = this.account(accountId);
       // Re-anchored at `now`, the scheduled period starts now and ends on the next anchor day.
       const opened = insertPeriod(this.db, accountId, scheduledFor(changed, now));
@@ -219,9 +226,7 @@ export class SqliteStore implements Store {
       let period: Period;
       if (periodId !== undefined) {
         if (periodId > MAX_ROW_ID) return undefined;
-        const row = this.db.prepare('SELECT * FROM periods WHERE id = ? AND account_id = ?').get(periodId, accountId) as
-          | PeriodRow
-          | undefined;
+        const row = this.db.prepare('SELECT * FROM periods WHERE id = ? AND account_id = ?').get(periodId, accountId) as PeriodRow | undefined;
         if (!row) return undefined;
         period = toPeriod(row);
       } else {
@@ -370,4 +375,3 @@ export class SqliteStore implements Store {
     return this.db.prepare('SELECT * FROM periods WHERE id = ?').get(periodId) as PeriodRow;
   }
 }
-

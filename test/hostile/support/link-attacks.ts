@@ -40,7 +40,10 @@ function redPng(): Buffer {
 /** SVG bodies, each linking `href` one way (svgDocument puts them under a blur, so resvg reads them). */
 const SVG_LINKS: Array<[string, (href: string) => string]> = [
   ['an XLink href under another prefix, in a switch', (href) => `<switch><image x:href="${href}" width="10" height="10"/></switch>`],
-  ['an XLink href under a prefix declared on the element', (href) => `<g filter="url(#blur)"><image xmlns:l="${XLINK}" l:href="${href}" width="10" height="10"/></g>`],
+  [
+    'an XLink href under a prefix declared on the element',
+    (href) => `<g filter="url(#blur)"><image xmlns:l="${XLINK}" l:href="${href}" width="10" height="10"/></g>`,
+  ],
   ['a plain href in a filtered group', (href) => `<g filter="url(#blur)"><image href="${href}" width="10" height="10"/></g>`],
   ['an xlink:href', (href) => `<image xlink:href="${href}" width="10" height="10"/>`],
   // Found by the fuzzer: resvg reads SVG-, XLink- and XML-namespace attributes by local name.
@@ -49,11 +52,26 @@ const SVG_LINKS: Array<[string, (href: string) => string]> = [
   ['an image element under an SVG prefix', (href) => `<s:image xmlns:s="${SVG}" href="${href}" width="10" height="10"/>`],
   ['an feImage', (href) => `<filter id="read"><feImage x:href="${href}"/></filter><rect width="10" height="10" filter="url(#read)"/>`],
   ['a use of an element in another file', (href) => `<use x:href="${href}#a"/><use href="${href}"/>`],
-  ['a pattern and a gradient inheriting from a file', (href) => `<pattern id="p" x:href="${href}"/><linearGradient id="g" xlink:href="${href}"/><rect width="10" height="10" fill="url(#p)"/>`],
-  ['character references spelling the path', (href) => `<image x:href="${[...href].map((char) => `&#${char.codePointAt(0)};`).join('')}" width="10" height="10"/>`],
-  ['CSS naming the file', (href) => `<style>@import url("${href}"); rect { fill: url("${href}#x"); }</style><rect width="10" height="10" style="filter: url('${href}#f')"/>`],
-  ['a marker drawn through resvg', (href) => `<marker id="m"><image x:href="${href}" width="5" height="5"/></marker><path d="M0 0 L10 10" stroke="black" marker-end="url(#m)"/>`],
-  ['an href in a nested svg with a new default namespace', (href) => `<svg xmlns="${SVG}" xmlns:x="${XLINK}"><image x:href="${href}" width="10" height="10"/></svg>`],
+  [
+    'a pattern and a gradient inheriting from a file',
+    (href) => `<pattern id="p" x:href="${href}"/><linearGradient id="g" xlink:href="${href}"/><rect width="10" height="10" fill="url(#p)"/>`,
+  ],
+  [
+    'character references spelling the path',
+    (href) => `<image x:href="${[...href].map((char) => `&#${char.codePointAt(0)};`).join('')}" width="10" height="10"/>`,
+  ],
+  [
+    'CSS naming the file',
+    (href) => `<style>@import url("${href}"); rect { fill: url("${href}#x"); }</style><rect width="10" height="10" style="filter: url('${href}#f')"/>`,
+  ],
+  [
+    'a marker drawn through resvg',
+    (href) => `<marker id="m"><image x:href="${href}" width="5" height="5"/></marker><path d="M0 0 L10 10" stroke="black" marker-end="url(#m)"/>`,
+  ],
+  [
+    'an href in a nested svg with a new default namespace',
+    (href) => `<svg xmlns="${SVG}" xmlns:x="${XLINK}"><image x:href="${href}" width="10" height="10"/></svg>`,
+  ],
   ['an href on a text path', (href) => `<text><textPath x:href="${href}">read</textPath></text>`],
 ];
 
@@ -69,8 +87,16 @@ function dataUri(type: string, content: string | Uint8Array): string {
 const PAGE_LINKS: Array<[string, (href: string) => string]> = [
   ['a Markdown image', (href) => `![x](<${href}>)`],
   ['a reference image', (href) => `![x][secret]\n\n[secret]: <${href}>`],
-  ['an HTML img, srcset and picture', (href) => `<p><img src="${href}"><img srcset="${href} 2x"><picture><source srcset="${href}" media="(prefers-color-scheme: light)"><img src="none.png"></picture></p>`],
-  ['HTML that loads by other elements', (href) => `<div style="background: url('${href}')"><link rel="stylesheet" href="${href}"><object data="${href}"></object><embed src="${href}"><iframe src="${href}"></iframe><video poster="${href}"></video><input type="image" src="${href}"><table background="${href}"><tr><td>x</td></tr></table></div>`],
+  [
+    'an HTML img, srcset and picture',
+    (href) =>
+      `<p><img src="${href}"><img srcset="${href} 2x"><picture><source srcset="${href}" media="(prefers-color-scheme: light)"><img src="none.png"></picture></p>`,
+  ],
+  [
+    'HTML that loads by other elements',
+    (href) =>
+      `<div style="background: url('${href}')"><link rel="stylesheet" href="${href}"><object data="${href}"></object><embed src="${href}"><iframe src="${href}"></iframe><video poster="${href}"></video><input type="image" src="${href}"><table background="${href}"><tr><td>x</td></tr></table></div>`,
+  ],
   ['HTML style sheets', (href) => `<style>@import url("${href}"); p { background-image: url("${href}"); }</style><p>styled</p>`],
   ['an inline SVG in HTML', (href) => `<div><svg xmlns:x="${XLINK}"><image x:href="${href}"/></svg></div>`],
 ];
@@ -95,7 +121,10 @@ export function linkAttackCorpus(folder: string, targets: Targets): CorpusDocume
   }
   // Front matter names one picture per document: the title page's cover.
   for (const [index, href] of targets.hrefs.entries()) {
-    documents.push({ name: `front matter: cover_image ${index}`, markdown: `---\ntitle: Cover\ntitle_page: true\ncover_image: ${JSON.stringify(href)}\n---\n\n# Cover` });
+    documents.push({
+      name: `front matter: cover_image ${index}`,
+      markdown: `---\ntitle: Cover\ntitle_page: true\ncover_image: ${JSON.stringify(href)}\n---\n\n# Cover`,
+    });
   }
   return documents;
 }

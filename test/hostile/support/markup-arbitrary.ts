@@ -14,8 +14,53 @@ const NAMESPACES = [XLINK, SVG, 'urn:other', 'http://www.w3.org/1999/xhtml'];
 const BINDABLE = ['x', 'xlink', 'svg', 'foo'];
 const PREFIXES = [...BINDABLE, 'xml'];
 /** Elements, those that load pictures listed again to come up more often. */
-const ELEMENTS = ['image', 'image', 'image', 'feImage', 'feImage', 'use', 'g', 'g', 'svg', 'switch', 'filter', 'pattern', 'mask', 'clipPath', 'marker', 'a', 'style', 'text', 'textPath', 'linearGradient', 'foreignObject', 'script', 'defs', 'symbol', 'rect', 'path', 'img', 'iframe'];
-const ATTRIBUTES = ['href', 'src', 'filter', 'fill', 'style', 'width', 'height', 'mask', 'clip-path', 'marker-end', 'xml:base', 'requiredFeatures', 'systemLanguage', 'd', 'stdDeviation'];
+const ELEMENTS = [
+  'image',
+  'image',
+  'image',
+  'feImage',
+  'feImage',
+  'use',
+  'g',
+  'g',
+  'svg',
+  'switch',
+  'filter',
+  'pattern',
+  'mask',
+  'clipPath',
+  'marker',
+  'a',
+  'style',
+  'text',
+  'textPath',
+  'linearGradient',
+  'foreignObject',
+  'script',
+  'defs',
+  'symbol',
+  'rect',
+  'path',
+  'img',
+  'iframe',
+];
+const ATTRIBUTES = [
+  'href',
+  'src',
+  'filter',
+  'fill',
+  'style',
+  'width',
+  'height',
+  'mask',
+  'clip-path',
+  'marker-end',
+  'xml:base',
+  'requiredFeatures',
+  'systemLanguage',
+  'd',
+  'stdDeviation',
+];
 const IDS = ['a', 'b', 'f', 'p'];
 const HONEST_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
@@ -42,7 +87,10 @@ function spelledLink(options: MarkupOptions): fc.Arbitrary<string> {
 
 /** A name, under a prefix about as often as `prefixed` in 1. */
 function qualified(names: readonly string[], prefixed: number): fc.Arbitrary<string> {
-  const prefix = fc.oneof({ weight: Math.round((1 - prefixed) * 10), arbitrary: fc.constant('') }, { weight: Math.round(prefixed * 10), arbitrary: fc.constantFrom(...PREFIXES) });
+  const prefix = fc.oneof(
+    { weight: Math.round((1 - prefixed) * 10), arbitrary: fc.constant('') },
+    { weight: Math.round(prefixed * 10), arbitrary: fc.constantFrom(...PREFIXES) },
+  );
   return fc.tuple(prefix, fc.constantFrom(...names)).map(([chosen, name]) => (chosen === '' ? name : `${chosen}:${name}`));
 }
 
@@ -85,18 +133,25 @@ function content(options: MarkupOptions): fc.Arbitrary<string> {
 
 /** An element tree of at most `depth` levels. */
 function element(options: MarkupOptions, depth: number): fc.Arbitrary<string> {
-  const children = depth <= 1 ? fc.constant([] as string[]) : fc.array(fc.oneof({ weight: 3, arbitrary: element(options, depth - 1) }, { weight: 1, arbitrary: content(options) }), { maxLength: 3 });
-  return fc.tuple(qualified(ELEMENTS, 0.15), attributes(attribute(options), 4), children).map(([name, list, inner]) => `<${name} ${list}>${inner.join('')}</${name}>`);
+  const children =
+    depth <= 1
+      ? fc.constant([] as string[])
+      : fc.array(fc.oneof({ weight: 3, arbitrary: element(options, depth - 1) }, { weight: 1, arbitrary: content(options) }), { maxLength: 3 });
+  return fc
+    .tuple(qualified(ELEMENTS, 0.15), attributes(attribute(options), 4), children)
+    .map(([name, list, inner]) => `<${name} ${list}>${inner.join('')}</${name}>`);
 }
 
 /** A whole SVG document: usually well formed, sometimes with a prologue, a DOCTYPE or an entity. */
 export function hostileSvg(options: MarkupOptions): fc.Arbitrary<string> {
   const prologue = fc.constantFrom('', '<?xml version="1.0"?>', '<!DOCTYPE svg>', '<!DOCTYPE svg [<!ENTITY e SYSTEM "/etc/passwd">]>', '\ufeff');
   const rootDeclarations = fc.tuple(...BINDABLE.map((prefix) => declaration(fc.constant(prefix)))).map((list) => list.join(' '));
-  return fc.tuple(prologue, rootDeclarations, fc.array(element(options, 4), { minLength: 1, maxLength: 4 })).map(
-    ([head, declarations, body]) =>
-      `${head}<svg xmlns="${SVG}" width="20" height="20" ${declarations}><filter id="f"><feGaussianBlur stdDeviation="1"/></filter>${body.join('')}</svg>`,
-  );
+  return fc
+    .tuple(prologue, rootDeclarations, fc.array(element(options, 4), { minLength: 1, maxLength: 4 }))
+    .map(
+      ([head, declarations, body]) =>
+        `${head}<svg xmlns="${SVG}" width="20" height="20" ${declarations}><filter id="f"><feGaussianBlur stdDeviation="1"/></filter>${body.join('')}</svg>`,
+    );
 }
 
 /** A Markdown document carrying hostile markup: an SVG as a data: image (maybe inside another SVG's image), or as HTML. */
@@ -105,7 +160,13 @@ export function hostileDocument(options: MarkupOptions): fc.Arbitrary<string> {
   const base64 = (text: string) => Buffer.from(text).toString('base64');
   return fc.oneof(
     { weight: 4, arbitrary: svg.map((text) => `![svg](data:image/svg+xml;base64,${base64(text)})`) },
-    { weight: 1, arbitrary: svg.map((text) => `![nested](data:image/svg+xml;base64,${base64(`<svg xmlns="${SVG}" xmlns:x="${XLINK}" width="20" height="20"><image x:href="data:image/svg+xml;base64,${base64(text)}" width="20" height="20"/></svg>`)})`) },
+    {
+      weight: 1,
+      arbitrary: svg.map(
+        (text) =>
+          `![nested](data:image/svg+xml;base64,${base64(`<svg xmlns="${SVG}" xmlns:x="${XLINK}" width="20" height="20"><image x:href="data:image/svg+xml;base64,${base64(text)}" width="20" height="20"/></svg>`)})`,
+      ),
+    },
     { weight: 2, arbitrary: fc.array(element(options, 3), { minLength: 1, maxLength: 3 }).map((html) => `<div>\n${html.join('\n')}\n</div>\n\nText after.`) },
   );
 }

@@ -114,9 +114,10 @@ function image(spec: ImageSpec): Buffer {
 
 function png(spec: ImageSpec): Buffer {
   // Every row: filter byte 0 and zero pixels; deflated, 196 MB of them take a few hundred KB.
-  const rows = spec.inflatesToMib !== undefined
-    ? zeroStream(spec.inflatesToMib)
-    : deflateSync(spec.pixels ? Buffer.alloc((spec.width * 4 + 1) * spec.height) : Buffer.alloc(16), { level: 9 });
+  const rows =
+    spec.inflatesToMib !== undefined
+      ? zeroStream(spec.inflatesToMib)
+      : deflateSync(spec.pixels ? Buffer.alloc((spec.width * 4 + 1) * spec.height) : Buffer.alloc(16), { level: 9 });
   return pngFile(spec.width, spec.height, 6, rows);
 }
 

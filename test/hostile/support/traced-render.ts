@@ -25,8 +25,18 @@ const ALLOWED = [
   `${realpathSync(path.join(REPO, 'node_modules'))}/`,
   ...SYSTEM_FONT_DIRS.map((folder) => `${folder}/`),
   // Node, the libraries it links and what it and V8 read about the machine.
-  process.execPath, '/lib/', '/lib64/', '/usr/lib/', '/etc/ld.so.cache', '/etc/ld.so.preload',
-  '/proc/', '/sys/', '/dev/null', '/dev/urandom', '/etc/localtime', '/etc/ssl/openssl.cnf',
+  process.execPath,
+  '/lib/',
+  '/lib64/',
+  '/usr/lib/',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.preload',
+  '/proc/',
+  '/sys/',
+  '/dev/null',
+  '/dev/urandom',
+  '/etc/localtime',
+  '/etc/ssl/openssl.cnf',
 ];
 
 export interface TracedRun {
@@ -66,7 +76,12 @@ export async function tracedRender(documents: CorpusDocument[], folder: string):
   delete env.NODE_EXTRA_CA_CERTS;
   const strace = ['-f', '-qq', '-s', '4096', '-e', 'trace=open,openat,openat2,creat,connect', '-o', traceFile];
   // A group of its own, so the renderer is killed with strace (killing strace alone lets it run on).
-  const process_ = spawn('strace', [...strace, process.execPath, RENDERER, corpus, folder], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const process_ = spawn('strace', [...strace, process.execPath, RENDERER, corpus, folder], {
+    cwd: REPO,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const child = await new Promise<{ stdout: string; failure: string | null }>((resolve) => {
     let stdout = '';
     let stderr = '';
@@ -94,7 +109,8 @@ export async function tracedRender(documents: CorpusDocument[], folder: string):
   const report = child.failure === null ? (JSON.parse(child.stdout) as { outcomes: CorpusOutcome[]; maxRssBytes: number }) : { outcomes: [], maxRssBytes: 0 };
   const trace = await readFile(traceFile, 'utf8');
   const given = [corpus, `${folder}/`];
-  const allowed = (file: string) => [...ALLOWED, ...given].some((entry) => file === entry || (entry.endsWith('/') && `${file}/`.startsWith(entry))) || isPackageLookup(file);
+  const allowed = (file: string) =>
+    [...ALLOWED, ...given].some((entry) => file === entry || (entry.endsWith('/') && `${file}/`.startsWith(entry))) || isPackageLookup(file);
 
   const forbidden: TracedRun['forbidden'] = [];
   const opened = new Set<string>();

@@ -27,9 +27,11 @@ export async function startDnsStub(records: Record<string, DnsAnswer>): Promise<
     const answer = table.get(question.name);
     if (answer === 'silent') return;
     const reply =
-      answer === undefined ? respond(message, question, 3, [])
-      : answer === 'servfail' ? respond(message, question, 2, [])
-      : respond(message, question, 0, question.type === TYPE_A ? answer : []);
+      answer === undefined
+        ? respond(message, question, 3, [])
+        : answer === 'servfail'
+          ? respond(message, question, 2, [])
+          : respond(message, question, 0, question.type === TYPE_A ? answer : []);
     socket.send(reply, peer.port, peer.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));

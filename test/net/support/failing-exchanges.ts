@@ -26,7 +26,10 @@ export async function failingExchanges(): Promise<FailingExchanges> {
   process.on('unhandledRejection', record);
   const outcomes: ExchangeOutcome[] = [];
   for (const [errno, address] of Object.entries(FAILING_ADDRESSES)) {
-    for (const [method, scheme] of [['GET', 'http'], ['PUT', 'https']] as const) {
+    for (const [method, scheme] of [
+      ['GET', 'http'],
+      ['PUT', 'https'],
+    ] as const) {
       outcomes.push({ target: `${method} ${scheme} ${errno}`, ended: await ending(method, `${scheme}://files.example.com/a.png`, address) });
     }
   }
@@ -37,14 +40,17 @@ export async function failingExchanges(): Promise<FailingExchanges> {
 
 async function ending(method: 'GET' | 'PUT', url: string, address: string): Promise<string> {
   try {
-    await exchange({ url: new URL(url), address }, {
-      method,
-      headers: {},
-      ...(method === 'PUT' && { body: new Uint8Array(16) }),
-      connectTimeoutMs: 5_000,
-      timeoutMs: 5_000,
-      maxBodyBytes: 1_000,
-    });
+    await exchange(
+      { url: new URL(url), address },
+      {
+        method,
+        headers: {},
+        ...(method === 'PUT' && { body: new Uint8Array(16) }),
+        connectTimeoutMs: 5_000,
+        timeoutMs: 5_000,
+        maxBodyBytes: 1_000,
+      },
+    );
     return 'answered';
   } catch (error) {
     if (error instanceof ExchangeError) return `ExchangeError ${error.failure}: ${error.message}`;

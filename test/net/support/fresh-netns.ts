@@ -16,11 +16,7 @@ export const FAILING_ADDRESSES = {
   EHOSTUNREACH: '93.184.218.34',
 } as const;
 
-const SETUP = [
-  'ip link set lo up',
-  'ip route add prohibit 93.184.217.0/24',
-  'ip route add unreachable 93.184.218.0/24',
-].join(' && ');
+const SETUP = ['ip link set lo up', 'ip route add prohibit 93.184.217.0/24', 'ip route add unreachable 93.184.218.0/24'].join(' && ');
 
 /** Why no namespace can be made here (a reason to skip, with the message), or undefined when one can. */
 export function freshNetnsRefusal(): string | undefined {

@@ -90,7 +90,22 @@ export class Fixtures {
   async tenMillionIterations(): Promise<string> {
     await promisify(execFile)(
       'openssl',
-      ['pkcs12', '-export', '-iter', '10000000', '-inkey', 'p256.key', '-in', 'p256.pem', '-certfile', 'chain.pem', '-passout', `pass:${PASSWORD}`, '-out', 'iter10m.p12'],
+      [
+        'pkcs12',
+        '-export',
+        '-iter',
+        '10000000',
+        '-inkey',
+        'p256.key',
+        '-in',
+        'p256.pem',
+        '-certfile',
+        'chain.pem',
+        '-passout',
+        `pass:${PASSWORD}`,
+        '-out',
+        'iter10m.p12',
+      ],
       { cwd: this.dir },
     );
     return this.base64('iter10m.p12');
@@ -107,7 +122,22 @@ export class Fixtures {
     mkdirSync(this.path('newcerts'));
 
     this.openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'root.key');
-    this.openssl('req', '-x509', '-config', 'ca.cnf', '-extensions', 'ca_ext', '-key', 'root.key', '-subj', '/CN=Quire Test Root', '-days', '3650', '-out', 'root.pem');
+    this.openssl(
+      'req',
+      '-x509',
+      '-config',
+      'ca.cnf',
+      '-extensions',
+      'ca_ext',
+      '-key',
+      'root.key',
+      '-subj',
+      '/CN=Quire Test Root',
+      '-days',
+      '3650',
+      '-out',
+      'root.pem',
+    );
     this.openssl('genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-384', '-out', 'int.key');
     this.signed('int', 'root', 'ca_ext', '/CN=Quire Test Intermediate');
     writeFileSync(this.path('chain.pem'), this.text('int.pem') + this.text('root.pem'));
@@ -149,14 +179,40 @@ export class Fixtures {
 
   private signed(name: string, issuer: string, extensions: string, subject: string, dates = ['-days', '365']): void {
     this.openssl('req', '-new', '-config', 'ca.cnf', '-key', `${name}.key`, '-subj', subject, '-out', `${name}.csr`);
-    this.openssl('ca', '-batch', '-config', 'ca.cnf', '-cert', `${issuer}.pem`, '-keyfile', `${issuer}.key`, '-extensions', extensions, '-notext', ...dates, '-in', `${name}.csr`, '-out', `${name}.pem`);
+    this.openssl(
+      'ca',
+      '-batch',
+      '-config',
+      'ca.cnf',
+      '-cert',
+      `${issuer}.pem`,
+      '-keyfile',
+      `${issuer}.key`,
+      '-extensions',
+      extensions,
+      '-notext',
+      ...dates,
+      '-in',
+      `${name}.csr`,
+      '-out',
+      `${name}.pem`,
+    );
   }
 
   private bundle(file: string, leaf: LeafName, password: string, options: string[] = [], withChain = true): void {
     this.openssl(
-      'pkcs12', '-export', ...options, '-inkey', `${leaf}.key`, '-in', `${leaf}.pem`,
+      'pkcs12',
+      '-export',
+      ...options,
+      '-inkey',
+      `${leaf}.key`,
+      '-in',
+      `${leaf}.pem`,
       ...(withChain ? ['-certfile', 'chain.pem'] : []),
-      '-passout', `pass:${password}`, '-out', file,
+      '-passout',
+      `pass:${password}`,
+      '-out',
+      file,
     );
   }
 }
