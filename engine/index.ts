@@ -4,7 +4,7 @@
  *   markdown ─parse─▶ mdast ─build─▶ document ─layout─▶ pages of boxes ─paint─▶ PDF bytes
  */
 import { EmptyDocumentError } from './errors.js';
-import { layOutSources, type Source } from './lay-out.js';
+import { layOutSources, type Source } from './pipeline.js';
 import type { RenderOptions } from './options.js';
 import { paintDocument } from './paint/document.js';
 import type { PhaseTimings } from './phase-clock.js';

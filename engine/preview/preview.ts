@@ -10,7 +10,7 @@
  */
 import { throwIfAborted } from '../errors.js';
 import { loadResvg } from '../content/images/resvg.js';
-import { layOutSources } from '../lay-out.js';
+import { layOutSources } from '../pipeline.js';
 import { CodeBlockCache } from '../document/code-block-cache.js';
 import { BlockCache } from '../layout/blocks/block-cache.js';
 import type { RenderOptions } from '../options.js';

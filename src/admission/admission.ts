@@ -20,7 +20,7 @@ import { accountBodyCeiling, type BodyCeiling } from '../limits/body-ceiling.js'
 import { checkBudgets, measureRequest, type DocumentMeasure } from '../limits/budgets.js';
 import { takeRenderSlot } from '../limits/concurrency.js';
 import { effectiveLimits, MIB, PLANS, type PlanId, type PlanLimits } from '../limits/plans.js';
-import { renderLimits, type RenderLimits } from '../limits/render-limits.js';
+import { renderLimits, type PageAndTimeLimits } from '../limits/render-limits.js';
 import { admitRequests } from '../limits/request-rate.js';
 import { admitPreview } from '../limits/preview-rate.js';
 import { planRequired, rateLimited } from '../service-error.js';
@@ -92,7 +92,7 @@ export async function hasDocumentsLeft(store: Store, accountId: string): Promise
 /** The budgets a render runs under: pages and time for the plan and deployment, resource bytes, and whether linked images load. */
 export interface RenderBudgets {
   /** Pages and seconds: the plan's, or the deployment's ceiling when lower. */
-  renderLimits: RenderLimits;
+  renderLimits: PageAndTimeLimits;
   resourceBytes: number;
   remoteResources: boolean;
 }

@@ -9,10 +9,10 @@ import type { Deployment } from '../config/deployment.js';
 import { stderrLog, type Log } from '../log.js';
 import type { Uploader } from '../net/uploader.js';
 import { meteredStore } from '../observability/metered-store.js';
-import { ServiceMetrics, type FrontEnd } from '../observability/metrics.js';
+import { ServiceMetrics, type Door } from '../observability/metrics.js';
 import { renderDocument, type IncomingRender, type RenderDeps } from '../render/render-flow.js';
 import type { Sealer } from '../seal/sealer.js';
-import type { FrontEnd as StoreFrontEnd, Store } from '../store/store.js';
+import type { ReservedThrough, Store } from '../store/store.js';
 import type { RenderPool } from '../workers/pool.js';
 import type { BodyCeiling } from '../limits/body-ceiling.js';
 import { checkDeclaredLength, readBody } from './body.js';
@@ -60,7 +60,7 @@ export function createServiceCore(options: CoreOptions): ServiceCore {
 }
 
 /** The render flow, its answer counted by front-end, outcome and code. */
-export async function renderCounted(core: ServiceCore, incoming: IncomingRender, frontEnd: FrontEnd): Promise<Response> {
+export async function renderCounted(core: ServiceCore, incoming: IncomingRender, frontEnd: Door): Promise<Response> {
   const seconds = () => (performance.now() - incoming.startedAt) / 1000;
   try {
     const response = await renderDocument(core.deps, incoming);
@@ -77,7 +77,7 @@ export async function renderCounted(core: ServiceCore, incoming: IncomingRender,
  * POST /v1/render, and the editor's download through the same flow: the deployment's body
  * ceiling checked from the declared length before anything else, then the render counted.
  */
-export function renderHandler(core: ServiceCore, deploymentCeiling: BodyCeiling, frontEnd: StoreFrontEnd): (c: Context) => Promise<Response> {
+export function renderHandler(core: ServiceCore, deploymentCeiling: BodyCeiling, frontEnd: ReservedThrough): (c: Context) => Promise<Response> {
   return (c) => {
     const startedAt = performance.now();
     checkDeclaredLength(c.req.raw, deploymentCeiling);

@@ -3,13 +3,13 @@ import type { LimitInfo } from '../service-error.js';
 import type { PlanId, PlanLimits } from './plans.js';
 
 /** Page and time limits one render runs under: the plan's, or the deployment's ceiling when lower. */
-export interface RenderLimits {
+export interface PageAndTimeLimits {
   pages: LimitInfo;
   /** `value` in seconds. */
   time: LimitInfo;
 }
 
-export function renderLimits(plan: PlanId, limits: PlanLimits, deployment: Deployment): RenderLimits {
+export function renderLimits(plan: PlanId, limits: PlanLimits, deployment: Deployment): PageAndTimeLimits {
   return {
     pages: lowerOf('pages_max', limits.pages_max, deployment.maxPages, plan),
     time: lowerOf('timeout_s', limits.timeout_s, deployment.maxRenderSeconds, plan),
@@ -24,7 +24,7 @@ export function renderLimits(plan: PlanId, limits: PlanLimits, deployment: Deplo
 export const PREVIEW_SECONDS = 10;
 
 /** The limits of an editor preview: the render's, its time held to PREVIEW_SECONDS (`limit.plan` null when that is lower). */
-export function previewLimits(render: RenderLimits): RenderLimits {
+export function previewLimits(render: PageAndTimeLimits): PageAndTimeLimits {
   return render.time.value <= PREVIEW_SECONDS ? render : { ...render, time: { name: render.time.name, value: PREVIEW_SECONDS, plan: null } };
 }
 

@@ -32,7 +32,7 @@ function loopLagSinceLastScrape(sampler: IntervalHistogram): number {
   return Math.max(0, lateMs) / 1000;
 }
 
-export type FrontEnd = 'api' | 'mcp' | 'editor';
+export type Door = 'api' | 'mcp' | 'editor';
 
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -108,7 +108,7 @@ export class ServiceMetrics {
     });
   }
 
-  render(frontEnd: FrontEnd, outcome: 'delivered' | 'replayed' | 'refused', code: string, seconds: number): void {
+  render(frontEnd: Door, outcome: 'delivered' | 'replayed' | 'refused', code: string, seconds: number): void {
     this.renders.inc({ front_end: frontEnd, outcome, code });
     this.renderSeconds.observe({ front_end: frontEnd, outcome }, seconds);
   }

@@ -4,7 +4,7 @@
  * or returned and released on any failure.
  */
 import type { Log } from '../log.js';
-import { LeaseLostError, StoreUnavailableError, type FrontEnd, type Reservation, type Store } from '../store/store.js';
+import { LeaseLostError, StoreUnavailableError, type ReservedThrough, type Reservation, type Store } from '../store/store.js';
 import type { KeyClaim } from './idempotency.js';
 
 /** Waits between tries to settle a failed attempt while the store cannot be written. */
@@ -26,7 +26,7 @@ export class Attempt {
   }
 
   /** Reserves a document, unless this is a replay, which costs nothing. */
-  async reserve(accountId: string, keyId: string, frontEnd: FrontEnd): Promise<void> {
+  async reserve(accountId: string, keyId: string, frontEnd: ReservedThrough): Promise<void> {
     if (this.isReplay) return;
     this.reservation = await this.store.reserveDocument(accountId, keyId, frontEnd);
   }

@@ -1,6 +1,6 @@
 /** How a render that produced no PDF is answered (SPEC "Errors"), and the page count to record. */
 import { RENDERER_BOUNDS } from '../../engine/errors.js';
-import type { RenderLimits } from '../limits/render-limits.js';
+import type { PageAndTimeLimits } from '../limits/render-limits.js';
 import type { PlanId, PlanLimits } from '../limits/plans.js';
 import type { Log } from '../log.js';
 import {
@@ -22,7 +22,7 @@ import type { RenderFailure } from '../workers/protocol.js';
 export interface FailureContext {
   plan: PlanId;
   limits: PlanLimits;
-  renderLimits: RenderLimits;
+  renderLimits: PageAndTimeLimits;
   log: Log;
 }
 

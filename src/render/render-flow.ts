@@ -16,7 +16,7 @@ import { newFetchId } from '../net/fetch-id.js';
 import type { Uploader } from '../net/uploader.js';
 import type { Sealer } from '../seal/sealer.js';
 import { idempotencyMismatch, planRequired, quotaExhausted, renderUnavailable, signingUnavailable } from '../service-error.js';
-import { QuotaExhaustedError, type Account, type FrontEnd, type Store } from '../store/store.js';
+import { QuotaExhaustedError, type Account, type ReservedThrough, type Store } from '../store/store.js';
 import type { RenderPool } from '../workers/pool.js';
 import { admit, planName, renderBudgets, takeSlot } from '../admission/admission.js';
 import { Attempt } from './attempt.js';
@@ -49,7 +49,7 @@ export interface IncomingRender {
    */
   requestCounted?: boolean;
   /** `editor` for the web editor's download: charged to the account, outside every key's spending. Default `api`. */
-  frontEnd?: FrontEnd;
+  frontEnd?: ReservedThrough;
   startedAt: number;
 }
 
@@ -154,7 +154,7 @@ function checkCapabilities(deps: RenderDeps, request: RenderRequest & { idempote
   }
 }
 
-async function reserve(attempt: Attempt, accountId: string, keyId: string, frontEnd: FrontEnd): Promise<void> {
+async function reserve(attempt: Attempt, accountId: string, keyId: string, frontEnd: ReservedThrough): Promise<void> {
   try {
     await attempt.reserve(accountId, keyId, frontEnd);
   } catch (error) {

@@ -6,7 +6,7 @@
  */
 const DAY_MS = 86_400_000;
 
-export interface Anchor {
+export interface PeriodAnchor {
   day: number;
   from: number;
 }
@@ -17,13 +17,13 @@ export interface Span {
 }
 
 /** The anchor an account gets when it signs up, or changes plan, at `instant`. */
-export function anchorAt(instant: number, { startOfDay }: { startOfDay: boolean }): Anchor {
+export function anchorAt(instant: number, { startOfDay }: { startOfDay: boolean }): PeriodAnchor {
   const day = new Date(instant).getUTCDate();
   return { day, from: startOfDay ? instant - (instant % DAY_MS) : instant };
 }
 
 /** The scheduled period containing `now` (assumed not before `anchor.from`). */
-export function scheduledPeriod(anchor: Anchor, now: number): Span {
+export function scheduledPeriod(anchor: PeriodAnchor, now: number): Span {
   const first = boundaryAfter(anchor, anchor.from);
   if (now < first) return { start: anchor.from, end: first };
   const date = new Date(now);
@@ -36,7 +36,7 @@ export function scheduledPeriod(anchor: Anchor, now: number): Span {
 }
 
 /** The first monthly boundary strictly after `instant`. */
-function boundaryAfter(anchor: Anchor, instant: number): number {
+function boundaryAfter(anchor: PeriodAnchor, instant: number): number {
   const date = new Date(instant);
   const year = date.getUTCFullYear();
   const month = date.getUTCMonth();

@@ -59,7 +59,7 @@ export interface Usage {
  * Which door a document was reserved through: `api` (the HTTP API and MCP, spent by the key) or
  * `editor` (the web editor's download: the account's documents, no key's spending).
  */
-export type FrontEnd = 'api' | 'editor';
+export type ReservedThrough = 'api' | 'editor';
 
 export interface Reservation {
   id: string;
@@ -138,7 +138,7 @@ export interface Store {
    * Reserves one document in the current period (opening it); throws QuotaExhaustedError when
    * none is left. `frontEnd` (default `api`) decides whether the key's spending counts it.
    */
-  reserveDocument(accountId: string, keyId: string, frontEnd?: FrontEnd): Promise<Reservation>;
+  reserveDocument(accountId: string, keyId: string, frontEnd?: ReservedThrough): Promise<Reservation>;
   /**
    * Charges a delivered document; in the same transaction the claimed key, if any, becomes
    * completed, remembering the digest of the resource content the render loaded. Both leases

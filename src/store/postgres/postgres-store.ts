@@ -42,7 +42,7 @@ import {
   type AccountChanges,
   type CertificateSummary,
   type ClaimTicket,
-  type FrontEnd,
+  type ReservedThrough,
   type IdempotencyClaim,
   type Period,
   type Principal,
@@ -202,7 +202,7 @@ export class PostgresStore implements Store {
     });
   }
 
-  async reserveDocument(accountId: string, keyId: string, frontEnd: FrontEnd = 'api'): Promise<Reservation> {
+  async reserveDocument(accountId: string, keyId: string, frontEnd: ReservedThrough = 'api'): Promise<Reservation> {
     const now = this.clock.now();
     const values = { accountId, keyId, frontEnd, now, holder: this.holder.id, leaseUntil: now + this.holder.leaseMs };
     const reserve = () => transaction(this.pool, (client) => one<{ id: number; period_id: number }>(client, RESERVE, values), { durable: false });

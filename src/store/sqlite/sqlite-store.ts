@@ -25,7 +25,7 @@ import {
   type AccountChanges,
   type CertificateSummary,
   type ClaimTicket,
-  type FrontEnd,
+  type ReservedThrough,
   type IdempotencyClaim,
   type KeySpending,
   type Period,
@@ -172,7 +172,7 @@ export class SqliteStore implements Store {
     });
   }
 
-  async reserveDocument(accountId: string, keyId: string, frontEnd: FrontEnd = 'api'): Promise<Reservation> {
+  async reserveDocument(accountId: string, keyId: string, frontEnd: ReservedThrough = 'api'): Promise<Reservation> {
     const now = this.clock.now();
     const reservation = { keyId, frontEnd, now, holder: this.holder.id, leaseUntil: now + this.holder.leaseMs };
     return immediate(
