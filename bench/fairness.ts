@@ -7,7 +7,7 @@
  * cost the most a credential may within the deployment's iteration cap (a SHA-512 MAC at the cap,
  * tried twice for an empty password: about 0.7 s of key derivation for a free 400).
  *
- * Both accounts are clients that follow SPEC: a 503 or 429 is retried after its Retry-After, and
+ * Both accounts are clients that follow docs/api.md: a 503 or 429 is retried after its Retry-After, and
  * the victim's latency is the time to its PDF, retries included. The flooder's requests per minute
  * are raised so that only its concurrency bounds it (README renders take less than the 100 ms its
  * plan's 600 a minute would allow).
@@ -138,7 +138,7 @@ class Samples {
 class Client {
   constructor(private readonly url: string) {}
 
-  /** `count` requests one after another, each timed to its 200 (refusals retried as SPEC says) into `into`. */
+  /** `count` requests one after another, each timed to its 200 (refusals retried as docs/api.md says) into `into`. */
   async series(account: Account, body: (i: number) => object, count: number, into: Samples): Promise<void> {
     for (let i = 0; i < count; i += 1) {
       const started = performance.now();

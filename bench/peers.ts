@@ -95,7 +95,7 @@ export interface PeerFigures {
 
 /** Counted runs of each converter, unless `--runs N` says otherwise. */
 export const DEFAULT_RUNS = 5;
-/** The documents of issue 23: a one-page README, a five-page one, the CommonMark spec, the Pandoc manual. */
+/** The peers' documents: a one-page README, a five-page one, the CommonMark spec, the Pandoc manual. */
 const DOCUMENTS = /^(readme:@types\/node|readme:express|commonmark-spec)$/;
 
 function peerCorpus(): BenchDocument[] {

@@ -25,7 +25,7 @@ const DIAGRAMS = [
 ];
 const LANGUAGES = ['ts', 'python', 'go', 'rust', 'json', 'bash'];
 
-/** The rich document of issue 4, made by rule: 50 formulas, 10 diagrams, 30 code blocks. */
+/** The rich document, made by rule: 50 formulas, 10 diagrams, 30 code blocks. */
 export function richDocument(): string {
   const parts: string[] = ['# A rich document\n'];
   for (let i = 0; i < 50; i++) {

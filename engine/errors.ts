@@ -1,4 +1,4 @@
-/** Names of renderer bounds, exactly as SPEC.md "Renderer bounds" lists them. */
+/** Names of renderer bounds, exactly as docs/api.md "Limits" lists them. */
 export const RENDERER_BOUNDS = [
   'OutOfMemory',
   'MemoryLimit',

@@ -4,7 +4,7 @@ import { THEMES, type Theme } from './style/theme.js';
 
 export { THEMES, type Theme };
 
-/** The converter switches of SPEC.md "Features", with the SPEC's names. */
+/** The converter switches of docs/api.md "Features", with the API's names. */
 export interface Features {
   mermaid: boolean;
   mermaid_appendix: boolean;
@@ -21,7 +21,7 @@ export interface Features {
   indented_code: boolean;
   embed_source: boolean;
   tagged: boolean;
-  /** SPEC gives no default; Quire hyphenates when a document language is known. */
+  /** The API gives no default; Quire hyphenates when a document language is known. */
   hyphenation: boolean;
   theme: Theme;
 }
@@ -52,7 +52,7 @@ export const FEATURE_NAMES = Object.keys(DEFAULT_FEATURES) as (keyof Features)[]
 
 export type ResourceMode = 'strict' | 'lenient';
 
-/** Named bounds that keep hostile input from exhausting the renderer (SPEC.md "Renderer bounds"). */
+/** Named bounds that keep hostile input from exhausting the renderer (docs/api.md "Limits"). */
 export interface RendererBounds {
   /** Deepest nesting of block quotes, lists and inline emphasis accepted before parsing. */
   maxDepth: number;
@@ -94,7 +94,7 @@ export interface DocumentMetadata {
 }
 
 export interface RenderOptions {
-  /** Any subset of the SPEC's switches; unknown names and wrong types throw InvalidOptionError. */
+  /** Any subset of the API's switches; unknown names and wrong types throw InvalidOptionError. */
   features?: Partial<Features> | Record<string, unknown>;
   /** BCP 47 tag; overrides the front matter's `language`. */
   language?: string;

@@ -1,5 +1,5 @@
 /**
- * The one error type of the service: every refusal is a ServiceError carrying what SPEC.md
+ * The one error type of the service: every refusal is a ServiceError carrying what docs/api.md
  * "Error body" needs; toServiceError (below) names the one an unknown error is answered with, and
  * src/http/error-response.ts turns it into the response in one place.
  */
@@ -136,7 +136,7 @@ export const bodyTooLarge = (limit: LimitInfo) =>
     },
   );
 
-/** A renderer bound (SPEC "Renderer bounds"): no `limit`, the bound's name when known. */
+/** A renderer bound (docs/api.md "Limits"): no `limit`, the bound's name when known. */
 export const preparationLimit = (bound: string | undefined) =>
   new ServiceError(413, 'payload_too_large', 'The document reached a limit of the renderer.', {
     reason: 'preparation_limit',
@@ -178,7 +178,7 @@ export const quotaUnavailable = (message = 'Usage counting is unavailable; nothi
 
 export const renderUnavailable = (message: string) => new ServiceError(503, 'render_unavailable', message);
 
-/** A credential that cannot seal; `reason` is one of SPEC "Seal object" rule 6, never what was sent. */
+/** A credential that cannot seal; `reason` is one of docs/api.md "Seals", never what was sent. */
 export const invalidBundle = (reason: string, message: string) => new ServiceError(400, 'invalid_bundle', message, { reason });
 
 /** The compatibility form of `invalid_bundle`: the reason answered as the code itself. */

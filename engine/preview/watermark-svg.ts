@@ -1,6 +1,6 @@
 /**
  * The preview's mark: "PREVIEW" across every page, over the content and plainly visible, so a
- * screenshot of the editor is never taken for the document (SPEC: raster deliveries are
+ * screenshot of the editor is never taken for the document (docs/api.md: raster deliveries are
  * watermarked). Drawn like the design control's watermark, from the same face's outlines.
  */
 import { watermarkItem } from '../layout/watermark.js';

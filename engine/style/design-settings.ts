@@ -45,7 +45,7 @@ export interface DesignSettings {
   accent: Color | null;
 }
 
-/** The theme's body size (TYPOGRAPHY.md: 10.5 pt on 14.5 pt leading). */
+/** The theme's body size (the default look: 10.5 pt on 14.5 pt leading). */
 export const DEFAULT_FONT_SIZE = 10.5;
 const SMALLEST_FONT_SIZE = 8;
 const LARGEST_FONT_SIZE = 14;

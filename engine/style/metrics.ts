@@ -1,6 +1,6 @@
 import type { DesignSettings } from './design-settings.js';
 
-/** Sizes in points. One place for the whole look: TYPOGRAPHY.md in numbers. */
+/** Sizes in points. One place for the whole look: the default look (docs/markdown.md "Page design") in numbers. */
 export const METRICS = {
   bodySize: 10.5,
   bodyLeading: 14.5,

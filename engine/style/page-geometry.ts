@@ -19,7 +19,7 @@ export interface PageGeometry {
 
 /**
  * The measure: 34.5 em of body text, about 72 characters of English a line in Source Serif 4
- * (TYPOGRAPHY.md asks 65–75; pdfLaTeX's article sets about 70). The text block is centred, so the
+ * (the default look asks 65–75; pdfLaTeX's article sets about 70). The text block is centred, so the
  * side margins follow from the paper: about 41 mm on A4, 43 mm on Letter.
  */
 const MEASURE_EM = 34.5;

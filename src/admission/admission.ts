@@ -80,7 +80,7 @@ export async function takeSlot(store: Store, account: Account, limits: PlanLimit
 }
 
 /**
- * Whether the account has documents left in its period: SPEC loads linked images only for
+ * Whether the account has documents left in its period: the API loads linked images only for
  * accounts that do. A render reserves one (and so has); a preview, which spends none, asks.
  */
 export async function hasDocumentsLeft(store: Store, accountId: string): Promise<boolean> {

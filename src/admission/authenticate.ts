@@ -4,7 +4,7 @@ import type { Principal, Store } from '../store/store.js';
 
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 
-/** SPEC "Authentication": a live bearer key (401 otherwise), then a usable account (403). */
+/** docs/api.md "Authentication": a live bearer key (401 otherwise), then a usable account (403). */
 export async function authenticate(store: Store, authorization: string | undefined): Promise<Principal> {
   const presented = BEARER.exec(authorization ?? '')?.[1];
   const principal = presented === undefined ? undefined : await store.authenticate(presented);

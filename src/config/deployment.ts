@@ -23,7 +23,7 @@ export interface Deployment {
   shutdownGraceMs: number;
   /**
    * The resource-rendering backend that seal metadata (reason, location, contact) needs
-   * (SPEC "Seal object" rule 8); off, plain seals still work and metadata answers 503.
+   * (docs/api.md "Seals"); off, plain seals still work and metadata answers 503.
    */
   resourceBackend: boolean;
   /** Upload delivery; off (no outbound address for storage) answers upload requests 503 `render_unavailable`. */
@@ -34,7 +34,7 @@ export interface Deployment {
 
 const largest = Object.values(PLANS).map((plan) => plan.limits);
 
-/** SPEC "Measurement rules" 2: the largest plan's body ceiling (limits/body-ceiling.ts). */
+/** docs/api.md "Limits": the largest plan's body ceiling (limits/body-ceiling.ts). */
 export const DERIVED_BODY_CEILING = Math.max(...largest.map(planBodyBytes));
 
 /** The renderer has no page bound of its own: the ceiling is twice the largest plan's pages. */

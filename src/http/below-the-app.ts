@@ -1,5 +1,5 @@
 /**
- * Requests refused before the app sees them get the SPEC error body and `Cache-Control:
+ * Requests refused before the app sees them get the API error body and `Cache-Control:
  * no-store`, like every other response, never Node's bare status lines. The places where Node's
  * HTTP server (node:_http_server) or the adapter that makes fetch Requests of its requests would
  * answer by themselves, each taken over here:
@@ -12,10 +12,10 @@
  * - a request target that is not a path, such as `OPTIONS *` (the adapter: an empty 400) or a
  *   CONNECT (Node: the connection dropped without an answer);
  * - an `Expect` other than 100-continue (Node: an empty 417): ignored, as RFC 9110 §10.1.1
- *   allows, so the request is answered as if it were absent — 417 is no SPEC status;
+ *   allows, so the request is answered as if it were absent — 417 is no API status;
  * - Node's per-connection request limit (an empty 503) is never set.
  *
- * All of these are 400 `invalid_request` (the SPEC's status for the code), the reason naming the
+ * All of these are 400 `invalid_request` (the API's status for the code), the reason naming the
  * problem.
  *
  * And where Node would close the connection under a client still sending — an answer given

@@ -1,5 +1,5 @@
 /**
- * Request bodies read within a ceiling (SPEC "Measurement rules" 2): a declared length over it is
+ * Request bodies read within a ceiling (docs/api.md "Limits"): a declared length over it is
  * refused before a byte is read; a body without one is counted as it streams and cut off at the
  * ceiling, so an oversized body is never buffered. The deployment's ceiling is checked before
  * anything else; the account's own, once the key is known, as the body is read.

@@ -4,7 +4,7 @@ import type { Log } from '../log.js';
 import { noteFacts } from '../observability/request-facts.js';
 
 /**
- * The one place an error becomes a response: the SPEC error body for a ServiceError; a store
+ * The one place an error becomes a response: the API error body for a ServiceError; a store
  * failure, or a charge refused because this instance's lease was lost, is 503
  * `quota_unavailable`; anything else a bare 500 `internal_error`. Details of the
  * last two go to the log, never to the client.
@@ -41,7 +41,7 @@ export function answeredError(error: unknown, log: Log): ServiceError {
   return known;
 }
 
-/** SPEC "Error body". */
+/** docs/api.md "Errors". */
 export function errorBody(error: ServiceError): { code: string; error: string } & ServiceError['details'] {
   return { code: error.code, error: error.message, ...error.details };
 }

@@ -1,5 +1,5 @@
 /**
- * Request-body ceilings (SPEC "Measurement rules" 2). A plan's ceiling is its Markdown doubled
+ * Request-body ceilings (docs/api.md "Limits"). A plan's ceiling is its Markdown doubled
  * (JSON escaping), its resources plus a third (Base64), room for seal credentials and a mebibyte
  * for the rest of the JSON (or an MCP message around it). The deployment's ceiling is the largest
  * plan's; each account's body is read against its own plan's, or the deployment's when lower.

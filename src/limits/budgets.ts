@@ -1,6 +1,6 @@
 /**
- * Budgets measured on the document as sent, before anything is reserved (SPEC "Measurement
- * rules" 3–5): the payloads of `data:` images — Markdown images and HTML `src`/`srcset`, the
+ * Budgets measured on the document as sent, before anything is reserved (docs/api.md
+ * "Limits"): the payloads of `data:` images — Markdown images and HTML `src`/`srcset`, the
  * references the renderer loads — are split out of the Markdown and counted as resources. Text
  * that merely looks like a `data:` URI (in code, in prose, as a link's target) is Markdown.
  */

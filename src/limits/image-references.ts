@@ -1,7 +1,8 @@
 /**
- * The images a document uses, found on the text as sent — before anything is reserved (SPEC
- * "What a refusal costs": resources are counted on the document as sent). A textual scan, linear
- * in the length, run on the service's event loop: inline images `![…](url)`, reference images
+ * The images a document uses, found on the text as sent — before anything is reserved
+ * (docs/api.md "Order of checks and what they cost": resources are counted on the document as
+ * sent). A textual scan, linear in the length (on the event loop for a short document, in a
+ * thread of its own for a long one): inline images `![…](url)`, reference images
  * `![…][label]` / `![label]` with their definitions, and HTML `<img>` and `<source>` `src` and
  * `srcset`. Fenced code and code spans are skipped. The renderer's own count stays the authority;
  * this one lets a document that plainly uses too much be refused for free, and tells a `data:`

@@ -1,5 +1,5 @@
 /**
- * Plan values of SPEC.md "Limits", the one place they are written down. Accounts may carry
+ * Plan values of docs/api.md "Limits", the one place they are written down. Accounts may carry
  * overrides of any of them ("higher limits beyond the plans are arranged per account").
  */
 export const PLAN_IDS = ['free', 'starter', 'pro', 'scale'] as const;
@@ -27,7 +27,7 @@ export interface Plan {
   limits: PlanLimits;
   /** Free re-renders under one completed Idempotency-Key. */
   replaysPerKey: number;
-  /** Whether customer seals are offered (SPEC: Free gets 403 plan_required). */
+  /** Whether customer seals are offered (docs/api.md: Free gets 403 plan_required). */
   seals: boolean;
   /** Whether linked (remote) resources are loaded; without, strict documents that link one get 403 plan_required. */
   remoteResources: boolean;
@@ -91,7 +91,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
   },
 };
 
-/** SPEC "Measurement rules" 5: the same for every plan. */
+/** docs/api.md "Limits": the same for every plan. */
 export const MAX_EMBEDDED_RESOURCES = 500;
 export const MAX_REMOTE_RESOURCES = 50;
 

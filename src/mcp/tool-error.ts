@@ -1,7 +1,7 @@
 /**
- * A refusal as an MCP tool error: the SPEC error body as structured content (its `code` the
+ * A refusal as an MCP tool error: the API error body as structured content (its `code` the
  * stable contract, `retry_after` when the API would send Retry-After), and a renderer bound under
- * the metadata key `service/renderer_bound` (SPEC "Measurement rules" 8).
+ * the metadata key `service/renderer_bound` (docs/api.md "Limits").
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { answeredError, errorBody } from '../http/error-response.js';

@@ -1,7 +1,7 @@
 /**
  * What one deployment decides about outbound requests: which domains are refused beyond the
  * built-in special-use names, which DNS servers answer, and the time bounds of remote resources
- * (SPEC "Measurement rules" 7 leaves them to the deployment). Plain data, so it can be handed to
+ * (docs/api.md "Limits" leaves them to the deployment). Plain data, so it can be handed to
  * render workers.
  */
 import { domainToASCII } from 'node:url';

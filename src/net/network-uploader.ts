@@ -12,7 +12,7 @@ import type { NetSettings } from './net-settings.js';
 import { exchange, ExchangeError } from './pinned-exchange.js';
 import type { UploadDestination, Uploader } from './uploader.js';
 
-/** SPEC "Other constants": connect within 10 s, the whole PUT within 60 s. */
+/** docs/api.md "Limits": connect within 10 s, the whole PUT within 60 s. */
 export const UPLOAD_CONNECT_TIMEOUT_MS = 10_000;
 export const UPLOAD_TIMEOUT_MS = 60_000;
 

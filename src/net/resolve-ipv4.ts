@@ -5,7 +5,7 @@
 import { Resolver } from 'node:dns/promises';
 import { DestinationUnchecked } from './destination-errors.js';
 
-/** SPEC "Other constants": the host must resolve within 10 seconds. */
+/** docs/api.md "Limits": the host must resolve within 10 seconds. */
 export const DNS_TIMEOUT_MS = 10_000;
 
 /** One query's first wait; c-ares retries with longer waits, and the bound above cuts it all short. */

@@ -1,5 +1,5 @@
 /**
- * The shape check of `upload_url` (SPEC "Upload delivery" 1) that needs no network: an absolute
+ * The shape check of `upload_url` (docs/api.md "Upload delivery") that needs no network: an absolute
  * https URL that is sent exactly as written. Whether the host is public is the uploader's
  * check, made when it resolves the name. Messages never repeat the URL.
  */

@@ -1,5 +1,5 @@
 /**
- * Upload delivery (SPEC "Upload delivery"): one PUT of the PDF to the caller's pre-signed URL.
+ * Upload delivery (docs/api.md "Upload delivery"): one PUT of the PDF to the caller's pre-signed URL.
  * The destination is checked — and its address pinned — before any document is reserved; the
  * PUT later connects to exactly that address. Without an uploader the service answers upload
  * requests 503 `render_unavailable` before reserving anything.

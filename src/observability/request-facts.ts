@@ -7,7 +7,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface RequestFacts {
   account?: string;
-  /** The SPEC error code of a refusal. */
+  /** The API error code of a refusal. */
   code?: string;
   /** The MCP tool called. */
   tool?: string;

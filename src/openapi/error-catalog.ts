@@ -1,6 +1,6 @@
 /**
  * Which error codes each operation answers with, by status, and the headers that come with
- * them (SPEC "Errors"). The OpenAPI document is built from it; test/openapi provokes every entry
+ * them (docs/api.md "Errors"). The OpenAPI document is built from it; test/openapi provokes every entry
  * against the real service.
  */
 import type { ErrorCode } from '../service-error.js';

@@ -1,4 +1,4 @@
-/** The response headers of the two operations (SPEC "Render response", "Errors"), each with the shape of its value. */
+/** The response headers of the two operations (docs/api.md "The answer", "Errors"), each with the shape of its value. */
 import { z } from 'zod';
 
 const digits = z.string().regex(/^\d+$/);

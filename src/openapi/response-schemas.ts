@@ -1,5 +1,5 @@
 /**
- * The JSON bodies the service answers with (SPEC "Render response", "Usage report", "Error
+ * The JSON bodies the service answers with (docs/api.md "The answer", "Usage report", "Error
  * body"), as zod schemas: the code that builds each body is typed by them, and the OpenAPI
  * document is generated from them.
  */
@@ -62,7 +62,7 @@ export const USAGE_REPORT_SCHEMA = z.strictObject({
 
 export type UsageReport = z.infer<typeof USAGE_REPORT_SCHEMA>;
 
-/** SPEC "Error body"; `code` is narrowed per status by the OpenAPI document. */
+/** docs/api.md "Errors"; `code` is narrowed per status by the OpenAPI document. */
 export function errorBodySchema(codes: readonly [ErrorCode, ...ErrorCode[]]) {
   return z
     .strictObject({

@@ -1,5 +1,5 @@
 /**
- * The cost side of one render (SPEC "Document reservation"): the reserved document and the
+ * The cost side of one render (docs/api.md "Order of checks and what they cost"): the reserved document and the
  * claimed Idempotency-Key, settled together exactly once — charged and completed on delivery,
  * or returned and released on any failure.
  */
@@ -32,7 +32,7 @@ export class Attempt {
   }
 
   /**
-   * A replay must have seen the same resource content as the render it repeats (SPEC: "same
+   * A replay must have seen the same resource content as the render it repeats (docs/api.md: "same
    * key, different document or resource content"); remote resources can only be compared once
    * loaded again.
    */

@@ -1,4 +1,4 @@
-/** The name offered for a streamed PDF (SPEC "Render request": `filename`). */
+/** The name offered for a streamed PDF (docs/api.md "The request": `filename`). */
 const MAX_STEM = 80;
 export const DEFAULT_FILENAME = 'document.pdf';
 

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (SPEC "States and transitions: Idempotency key"): the header's rules, the
+ * Idempotency keys (docs/api.md "Idempotent retries"): the header's rules, the
  * request fingerprint, and the decision between a first attempt, a replay and a refusal.
  */
 import { createHmac } from 'node:crypto';
@@ -14,7 +14,7 @@ export const IDEMPOTENCY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 const MAX_KEY_LENGTH = 128;
 const KEY_RULE = `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters without control characters.`;
 
-/** The Idempotency-Key header's value (SPEC "Render request"). */
+/** The Idempotency-Key header's value (docs/api.md "The request"). */
 export const IDEMPOTENCY_KEY_SCHEMA = z
   .string()
   .min(1, { error: KEY_RULE })

@@ -1,4 +1,4 @@
-/** How a render that produced no PDF is answered (SPEC "Errors"), and the page count to record. */
+/** How a render that produced no PDF is answered (docs/api.md "Errors"), and the page count to record. */
 import { RENDERER_BOUNDS } from '../../engine/errors.js';
 import type { PageAndTimeLimits } from '../limits/render-limits.js';
 import type { PlanId, PlanLimits } from '../limits/plans.js';

@@ -1,5 +1,5 @@
 /**
- * POST /v1/render from start to finish, in the order SPEC.md charges for it: everything up to
+ * POST /v1/render from start to finish, in the order docs/api.md charges for it: everything up to
  * the budgets is refused for free; then the key is claimed and one of the account's concurrency
  * slots taken, inside which the last free checks run — the seal's credential and the upload host,
  * work for the service that one account must not queue without bound; then a document is
@@ -136,7 +136,7 @@ export async function renderDocument(deps: RenderDeps, incoming: IncomingRender)
   }
 }
 
-/** What the plan and this deployment can do: seals (issue 6) and upload delivery. */
+/** What the plan and this deployment can do: seals and upload delivery. */
 function checkCapabilities(deps: RenderDeps, request: RenderRequest & { idempotencyKey: string | undefined }, account: Account): void {
   if (request.seal) {
     if (!PLANS[account.plan].seals) throw planRequired('seal', `Seals need a paid plan; this account is on ${planName(account.plan)}.`);

@@ -1,5 +1,5 @@
 /**
- * The body of POST /v1/render (SPEC "Render request"): a strict JSON object, or raw Markdown
+ * The body of POST /v1/render (docs/api.md "The request"): a strict JSON object, or raw Markdown
  * for any other content type. The JSON body is validated by RENDER_BODY_SCHEMA, from which the
  * OpenAPI document and the MCP tool's input schema are generated. Every refusal here costs nothing.
  */
@@ -57,7 +57,7 @@ const FEATURE_DESCRIPTIONS: Readonly<Record<keyof Features, string>> = {
   theme: 'Page and text colours; a theme in the front matter overrides it.',
 };
 
-/** SPEC "Features", one switch per engine feature, each with its default. */
+/** docs/api.md "Features", one switch per engine feature, each with its default. */
 const FEATURES_SCHEMA = z
   .strictObject(
     Object.fromEntries(
@@ -73,7 +73,7 @@ const FEATURES_SCHEMA = z
 
 const languageError = (message: string) => ({ error: `Invalid "language": ${message}.` });
 
-/** The fields of a JSON render body, each checked for its type and range (SPEC "Render request"). */
+/** The fields of a JSON render body, each checked for its type and range (docs/api.md "The request"). */
 export const RENDER_FIELDS = {
   markdown: z.string({ error: '"markdown" must be a string.' }).describe('Markdown source. An empty string is 400 empty_document.'),
   features: FEATURES_SCHEMA.optional(),

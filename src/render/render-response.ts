@@ -1,4 +1,4 @@
-/** The 200 answers of POST /v1/render (SPEC "Render response") and their headers. */
+/** The 200 answers of POST /v1/render (docs/api.md "The answer") and their headers. */
 import { createHash } from 'node:crypto';
 import type { RenderJson, UploadReceipt } from '../openapi/response-schemas.js';
 import type { RenderOutput } from '../workers/protocol.js';

@@ -1,6 +1,6 @@
 /**
  * Request validation by zod schemas — the same schemas the OpenAPI document is generated from —
- * answered the way SPEC.md "Errors" wants: one 400 `invalid_request` naming the key, with a
+ * answered the way docs/api.md "Errors" wants: one 400 `invalid_request` naming the key, with a
  * `reason`. An unknown top-level field is named first; otherwise the first issue in field order.
  */
 import type { z } from 'zod';

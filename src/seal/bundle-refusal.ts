@@ -1,5 +1,5 @@
 /**
- * Why a credential cannot seal (SPEC "Seal object" rule 6). Each reason has one fixed sentence,
+ * Why a credential cannot seal (docs/api.md "Seals"). Each reason has one fixed sentence,
  * so nothing that was sent — bytes, names, passwords — can reach an answer or a log.
  */
 import { bundleRefusedAsCode, certificateExpired, invalidBundle, type ServiceError } from '../service-error.js';

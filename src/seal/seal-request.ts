@@ -1,5 +1,5 @@
 /**
- * The `sign` field of a render request (SPEC "Seal object"), checked for shape only: exactly one
+ * The `sign` field of a render request (docs/api.md "Seals"), checked for shape only: exactly one
  * credential form, sizes, metadata. Whether the credential is usable is the sealer's business.
  * Inline credentials live only in the request object: never stored, logged or fingerprinted.
  */
@@ -59,7 +59,7 @@ const SEAL_FIELDS = z
   })
   .describe("A seal with the account's own certificate: exactly one credential form — certificate, p12 with password, or key and cert.");
 
-/** SPEC "Seal object": `false` for none, or one credential form; its output is the SealRequest. */
+/** docs/api.md "Seals": `false` for none, or one credential form; its output is the SealRequest. */
 export const SEAL_SCHEMA = z.union([z.literal(false), SEAL_FIELDS.transform((fields, ctx) => refuseInto(ctx, () => toSealRequest(fields)) ?? z.NEVER)], {
   error: (issue) =>
     issue.input === true ? '"sign": true is not a seal request; send a seal object, or false for none.' : '"sign" must be an object or false.',

@@ -238,7 +238,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   // 5: which front-end reserved a document. Editor downloads count in the period's documents but
-  // in no key's spending (SPEC usage report: "the editor's share is credits_used minus the sum").
+  // in no key's spending (docs/api.md "GET /v1/usage": "the editor's share is credits_used minus the sum").
   {
     sqlite: `
     ALTER TABLE reservations ADD COLUMN front_end TEXT NOT NULL DEFAULT 'api' CHECK (front_end IN ('api', 'editor'));

@@ -1,5 +1,5 @@
 /**
- * Usage-period boundaries (SPEC "GET /v1/usage"): scheduled periods start on the account's anchor
+ * Usage-period boundaries (docs/api.md "GET /v1/usage"): scheduled periods start on the account's anchor
  * day at 00:00 UTC; in shorter months the month's last day is used without moving the anchor.
  * A plan change re-anchors the account at the instant of the change (`anchorFrom`), so the period
  * it opens runs from that instant to the next anchor day.

@@ -6,7 +6,7 @@ import { notFound } from '../service-error.js';
 import type { Store } from '../store/store.js';
 import { usageReport } from './usage-report.js';
 
-/** The `period` query parameter (SPEC "GET /v1/usage"). */
+/** The `period` query parameter (docs/api.md "GET /v1/usage"). */
 export const PERIOD_SCHEMA = z
   .string()
   .regex(/^[1-9]\d{0,18}$/, { error: '"period" must be a usage-period id (digits, not starting with 0).' })

@@ -1,4 +1,4 @@
-/** The Usage report of SPEC.md, field for field. */
+/** The Usage report of docs/api.md, field for field. */
 import { effectiveLimits, LIMIT_NAMES } from '../limits/plans.js';
 import type { UsageReport } from '../openapi/response-schemas.js';
 import type { Account, Usage } from '../store/store.js';

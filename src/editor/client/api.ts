@@ -19,7 +19,7 @@ export interface PreviewAnswer {
   previews_per_hour: number;
 }
 
-/** The service's error body (SPEC "Error body"), with the status and Retry-After. */
+/** The service's error body (docs/api.md "Errors"), with the status and Retry-After. */
 export class ServiceProblem extends Error {
   constructor(
     readonly status: number,

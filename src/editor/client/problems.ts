@@ -1,5 +1,5 @@
 /**
- * What went wrong, in plain words with the SPEC's code, and where in the source: a refusal from
+ * What went wrong, in plain words with the API's code, and where in the source: a refusal from
  * the service, or a warning the engine drew around (a missing image drawn as a placeholder).
  */
 import type { ServiceProblem } from './api.js';
