@@ -2,7 +2,7 @@ import type { Block } from '../document/types.js';
 import { drawingItems } from './drawing-items.js';
 import type { FrameItem } from './frame.js';
 import type { StructId } from './structure.js';
-import type { BlockFrame, LayoutContext } from './blocks/context.js';
+import type { BlockFrame, DiagramAppendix, LayoutContext } from './blocks/context.js';
 import { box, INFINITE_COST, penalty, type VNode } from './vertical.js';
 
 type DrawingBlock = Block & { kind: 'drawing' };
@@ -11,7 +11,7 @@ type DrawingBlock = Block & { kind: 'drawing' };
  * `mermaid_appendix`: every diagram is drawn again on a page of its own after the document,
  * scaled to the page, and the diagram where it was written links there.
  */
-export class Appendix {
+export class Appendix implements DiagramAppendix {
   private readonly entries: Array<{ block: DrawingBlock; dest: string }> = [];
 
   /** Records a diagram and returns the link that covers it where it was written. */

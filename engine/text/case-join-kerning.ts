@@ -1,5 +1,5 @@
 import type { Font } from 'fontkit';
-import type { ShapedGlyph } from './face.js';
+import type { ShapedGlyph } from './shaped-glyph.js';
 import { asciiFirst } from './ascii-first.js';
 import { inkGap } from './glyph-ink.js';
 

@@ -2,17 +2,11 @@ import type { Font } from 'fontkit';
 import type { Font as HbFont } from 'harfbuzzjs';
 import { hbFont, HbFeatures, shapeText } from './harfbuzz.js';
 import { tightenCaseJoins } from './case-join-kerning.js';
+import type { ShapedGlyph } from './shaped-glyph.js';
+
+export type { ShapedGlyph } from './shaped-glyph.js';
 
 /** One glyph as shaped, in font units, with the characters it stands for (its cluster). */
-export interface ShapedGlyph {
-  id: number;
-  advance: number;
-  dx: number;
-  dy: number;
-  /** The characters this glyph represents; empty for the second and later glyphs of a cluster. */
-  chars: string;
-}
-
 export interface ShapedText {
   glyphs: ShapedGlyph[];
   /** Total advance in font units. */

@@ -3,9 +3,10 @@ import type { Hyphenator } from '../../text/hyphenation.js';
 import { Tagger, type StructId } from '../structure.js';
 import type { PageGeometry } from '../../style/page-geometry.js';
 import type { Palette } from '../../style/palette.js';
-import type { Container } from '../vertical.js';
-import type { TextLook } from './text-block.js';
-import type { Appendix } from '../appendix.js';
+import type { Block } from '../../document/types.js';
+import type { FrameItem } from '../frame.js';
+import type { Container, VNode } from '../vertical.js';
+import type { TextLook } from './text-look.js';
 
 /** What every block layout shares in one render. */
 export interface LayoutContext {
@@ -29,7 +30,7 @@ export interface LayoutContext {
   /** Height a footnote takes at the foot of a page, for a block that wants to fit one page (a turned table). */
   footnoteHeight(number: number): number;
   /** Diagrams repeated on pages of their own after the document. */
-  appendix: Appendix;
+  appendix: DiagramAppendix;
   signal: AbortSignal | undefined;
   warn(message: string): void;
 }
@@ -63,4 +64,12 @@ const UNTAGGED = new Tagger(null);
 /** The same context tagging nothing: for measuring and trial layouts whose result is thrown away. */
 export function untagged(context: LayoutContext): LayoutContext {
   return { ...context, tagger: UNTAGGED };
+}
+
+/** Where diagrams are gathered to be drawn again after the document (layout/appendix.ts). */
+export interface DiagramAppendix {
+  /** Records a diagram and returns the link that covers it where it was written. */
+  add(block: Block & { kind: 'drawing' }, x: number, width: number, height: number, tagger: Tagger, parent: StructId | null): FrameItem[];
+  /** The appendix pages: each diagram after a forced page break. */
+  nodes(frame: BlockFrame, context: LayoutContext): VNode[];
 }

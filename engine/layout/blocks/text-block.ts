@@ -1,30 +1,11 @@
 import type { Inline } from '../../document/types.js';
-import type { FontStyle } from '../../text/font-catalog.js';
-import type { FeatureSet } from '../../text/face.js';
-import {
-  layoutParagraph,
-  measureParagraph,
-  type Alignment,
-  type LaidLine,
-  type ParagraphEnv,
-  type ParagraphMeasure,
-  type ParagraphSettings,
-} from '../inline/paragraph.js';
+import { layoutParagraph, measureParagraph, type LaidLine, type ParagraphEnv, type ParagraphMeasure, type ParagraphSettings } from '../inline/paragraph.js';
 import type { StructId } from '../structure.js';
-import type { Color } from '../../style/color.js';
 import { box, type VBox } from '../vertical.js';
 import { untagged, type BlockFrame, type LayoutContext } from './context.js';
+import type { TextLook } from './text-look.js';
 
-export interface TextLook {
-  font: FontStyle;
-  size: number;
-  leading: number;
-  color: Color;
-  features?: FeatureSet;
-  align?: Alignment;
-  /** Hyphenate when the language allows (off for headings and captions). */
-  hyphenate?: boolean;
-}
+export type { TextLook } from './text-look.js';
 
 /** Inline content → one box per line, in the frame's column. */
 export function textLines(inlines: readonly Inline[], look: TextLook, frame: BlockFrame, tag: StructId | null, context: LayoutContext): VBox[] {
