@@ -18,12 +18,11 @@ import type { Deployment } from '../config/deployment.js';
 import { authenticate } from './authenticate.js';
 import { accountBodyCeiling, type BodyCeiling } from '../limits/body-ceiling.js';
 import { checkBudgets, measureRequest, type DocumentMeasure } from '../limits/budgets.js';
-import { takeRenderSlot } from '../limits/concurrency.js';
 import { effectiveLimits, MIB, PLANS, type PlanId, type PlanLimits } from '../limits/plans.js';
 import { renderLimits, type PageAndTimeLimits } from '../limits/render-limits.js';
 import { admitRequests } from '../limits/request-rate.js';
 import { admitPreview } from '../limits/preview-rate.js';
-import { planRequired, rateLimited } from '../service-error.js';
+import { planRequired } from '../service-error.js';
 import type { RenderRequest } from '../render/render-request.js';
 
 /** What a door's request is counted against before its body is read. */
@@ -67,16 +66,6 @@ export async function admit<R extends RenderRequest>(deps: { store: Store; deplo
   checkBudgets(measure, limits, account.plan);
   checkRemoteResources(measure.remoteCount, request, account);
   return { account, keyId, limits, request, measure, ...(preview && { preview }) };
-}
-
-/**
- * One of the account's concurrency slots, held from here to the end of the render and its
- * delivery: the function that gives it back, or 429 `rate_limited` naming `concurrency`.
- */
-export async function takeSlot(store: Store, account: Account, limits: PlanLimits): Promise<() => Promise<void>> {
-  const release = await takeRenderSlot(store, account.id, limits.concurrency);
-  if (!release) throw rateLimited({ name: 'concurrency', value: limits.concurrency, plan: account.plan }, 1);
-  return release;
 }
 
 /**

@@ -10,7 +10,8 @@ import { parseJsonBody } from '../admission/json-body.js';
 import type { BodyCeiling } from '../limits/body-ceiling.js';
 import { previewLimits } from '../limits/render-limits.js';
 import { newFetchId } from '../net/fetch-id.js';
-import { admit, hasDocumentsLeft, renderBudgets, takeSlot } from '../admission/admission.js';
+import { admit, hasDocumentsLeft, renderBudgets } from '../admission/admission.js';
+import { takeRenderSlot } from '../limits/concurrency.js';
 import { failureError } from '../render/render-failure.js';
 import { parseRenderRequest } from '../render/render-request.js';
 import type { RenderDeps } from '../render/render-flow.js';
@@ -44,7 +45,7 @@ export async function previewDocument(deps: RenderDeps, incoming: IncomingPrevie
   const counted = admitted.preview!;
   // Refused here, the preview stays counted: its body has been read and measured, and a refusal
   // given back would let a client whose slot is busy send previews without end.
-  const releaseSlot = await takeSlot(deps.store, account, limits);
+  const releaseSlot = await takeRenderSlot(deps.store, account, limits);
   try {
     const budgets = renderBudgets(admitted, deps.deployment, await hasDocumentsLeft(deps.store, account.id));
     const limitsOfPreview = previewLimits(budgets.renderLimits);

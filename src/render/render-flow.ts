@@ -18,7 +18,8 @@ import type { Sealer } from '../seal/sealer.js';
 import { idempotencyMismatch, planRequired, quotaExhausted, renderUnavailable, signingUnavailable } from '../service-error.js';
 import { QuotaExhaustedError, type Account, type ReservedThrough, type Store } from '../store/store.js';
 import type { RenderPool } from '../workers/pool.js';
-import { admit, planName, renderBudgets, takeSlot } from '../admission/admission.js';
+import { admit, planName, renderBudgets } from '../admission/admission.js';
+import { takeRenderSlot } from '../limits/concurrency.js';
 import { Attempt } from './attempt.js';
 import { claimKey, fingerprint, parseIdempotencyKey } from './idempotency.js';
 import { failureError, pagesAtFailure } from './render-failure.js';
@@ -79,7 +80,7 @@ export async function renderDocument(deps: RenderDeps, incoming: IncomingRender)
   const attempt = new Attempt(deps.store, claim, deps.log);
   let releaseSlot: (() => Promise<void>) | undefined;
   try {
-    releaseSlot = await takeSlot(deps.store, account, limits);
+    releaseSlot = await takeRenderSlot(deps.store, account, limits);
     // A credential that cannot seal is refused before anything is reserved, inside the slot.
     const seal = request.seal && (await deps.sealer!.open(request.seal, account.id));
     // Last of the free checks, being the one that goes to the network: the upload host's DNS.
