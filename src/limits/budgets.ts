@@ -8,7 +8,7 @@ import type { Features } from '../../engine/options.js';
 import { base64DecodedLength } from '../../engine/resources/data-uri.js';
 import { payloadTooLarge, tooManyResources } from '../service-error.js';
 import { TaskThread } from '../workers/task-thread.js';
-import { distinctRemote, imageReferences } from './image-references.js';
+import { eachImageReference, RemoteImages } from './image-references.js';
 import { KIB, MAX_EMBEDDED_RESOURCES, MAX_REMOTE_RESOURCES, MIB, type PlanId, type PlanLimits } from './plans.js';
 
 export interface DocumentMeasure {
@@ -17,7 +17,7 @@ export interface DocumentMeasure {
   /** Decoded bytes of every embedded resource together. */
   embeddedBytes: number;
   embeddedCount: number;
-  /** Distinct remote images the document links (none when images are off). */
+  /** Distinct remote images the document links (none when images are off), counted to one past the most allowed. */
   remoteCount: number;
 }
 
@@ -48,17 +48,21 @@ export function measureDocument(markdown: string, features: MeasuredFeatures): D
   let payloadBytes = 0;
   let embeddedBytes = 0;
   let embeddedCount = 0;
-  const references = imageReferences(markdown, { html: features.html_blocks });
-  for (const url of references) {
+  // Each reference is counted as it is found and none is kept, but the distinct remote ones up to
+  // one past the most a document may link: a document of millions of images is measured in bounded memory.
+  const remote = new RemoteImages(MAX_REMOTE_RESOURCES);
+  for (const url of eachImageReference(markdown, { html: features.html_blocks })) {
     const data = DATA_URI.exec(url);
-    if (!data) continue;
+    if (!data) {
+      if (features.images) remote.add(url);
+      continue;
+    }
     const payload = url.slice(data[0].length);
     payloadBytes += Buffer.byteLength(payload, 'utf8');
     embeddedBytes += /;base64$/i.test(data[1]!) ? base64DecodedLength(payload) : percentDecodedLength(payload);
     embeddedCount += 1;
   }
-  const remoteCount = features.images ? distinctRemote(references).size : 0;
-  return { markdownBytes: Buffer.byteLength(markdown, 'utf8') - payloadBytes, embeddedBytes, embeddedCount, remoteCount };
+  return { markdownBytes: Buffer.byteLength(markdown, 'utf8') - payloadBytes, embeddedBytes, embeddedCount, remoteCount: remote.urls.size };
 }
 
 function percentDecodedLength(payload: string): number {

@@ -32,21 +32,43 @@ export interface ScanOptions {
 
 /** Every URL used as an image, in the order written (repeats included). */
 export function imageReferences(markdown: string, options: ScanOptions): string[] {
+  return [...eachImageReference(markdown, options)];
+}
+
+/** imageReferences one at a time, so that a caller counting them keeps none it need not. */
+export function* eachImageReference(markdown: string, options: ScanOptions): Generator<string> {
   const prose = withoutCodeSpans(withoutFencedCode(markdown));
   const definitions = new Map<string, string>();
   for (const match of prose.matchAll(DEFINITION)) {
     const label = normalizeLabel(match[1]!);
     if (!definitions.has(label)) definitions.set(label, unbracketed(match[2]!));
   }
-  const found = [...markdownImages(prose, definitions)];
-  if (options.html) for (const tag of prose.matchAll(HTML_IMAGE)) for (const url of htmlSources(tag[1]!)) found.push(url);
-  return found;
+  yield* markdownImages(prose, definitions);
+  if (options.html) for (const tag of prose.matchAll(HTML_IMAGE)) yield* htmlSources(tag[1]!);
 }
 
 /** The distinct http(s) URLs among `references`, normalised as the loader will request them. */
-export function distinctRemote(references: readonly string[]): Set<string> {
-  const remote = new Set(references.filter((url) => REMOTE.test(url)));
-  return new Set([...remote].map((url) => (URL.canParse(url) ? withoutFragment(new URL(url)) : url)));
+export function distinctRemote(references: Iterable<string>): Set<string> {
+  const remote = new RemoteImages();
+  for (const url of references) remote.add(url);
+  return remote.urls;
+}
+
+/**
+ * The distinct http(s) image URLs of a document, gathered one at a time; past `most`, only that
+ * there are more is kept. A URL seen before is not parsed again.
+ */
+export class RemoteImages {
+  readonly urls = new Set<string>();
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly most = Number.POSITIVE_INFINITY) {}
+
+  add(url: string): void {
+    if (this.urls.size > this.most || this.seen.has(url) || !REMOTE.test(url)) return;
+    this.seen.add(url);
+    this.urls.add(URL.canParse(url) ? withoutFragment(new URL(url)) : url);
+  }
 }
 
 /** The URLs of an `<img>` or `<source>` tag's `src` and every `srcset` candidate. */

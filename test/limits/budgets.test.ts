@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { measureDocument } from '../../src/limits/budgets.js';
+import { MAX_REMOTE_RESOURCES } from '../../src/limits/plans.js';
 
 const FEATURES = { images: true, html_blocks: true };
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
@@ -31,5 +32,13 @@ describe('measuring a document before it is rendered', () => {
   it('should read HTML as text when HTML blocks are off', () => {
     const measure = measureDocument(`<img src="${PNG}">`, { images: true, html_blocks: false });
     assert.equal(measure.embeddedCount, 0);
+  });
+
+  it('should count distinct remote images, by the URL the loader requests, to one past the most a document may link', () => {
+    const sameImage = Array.from({ length: 2000 }, (_, i) => `![x](https://img.example.com/a.png#${i})`).join(' ');
+    assert.equal(measureDocument(sameImage, FEATURES).remoteCount, 1, 'fragments are never sent: one image');
+    const many = Array.from({ length: 5000 }, (_, i) => `![x](https://img.example.com/${i}.png)`).join(' ');
+    assert.equal(measureDocument(many, FEATURES).remoteCount, MAX_REMOTE_RESOURCES + 1);
+    assert.equal(measureDocument(many, { images: false, html_blocks: true }).remoteCount, 0);
   });
 });
