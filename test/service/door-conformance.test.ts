@@ -23,7 +23,7 @@ import type { TokenKind } from '../../src/store/store.js';
 import { pngFile } from '../support/png-file.js';
 import { freshDatabase, type TestDatabase } from '../support/postgres.js';
 import { DEFAULT_NET_SETTINGS } from '../../src/net/net-settings.js';
-import { createAccount, ManualClock, reservations, startService, type TestAccount, type TestService } from './harness.js';
+import { createAccount, reservations, startService, WallClock, type TestAccount, type TestService } from './harness.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const PNG = pngFile(1, 1, 2, deflateSync(Buffer.from([0, 200, 40, 40])));
@@ -177,9 +177,10 @@ for (const kind of ['SQLite', 'PostgreSQL'] as const)
     before(async () => {
       database = kind === 'PostgreSQL' ? await freshDatabase('doors') : undefined;
       // Linked images come from this test's own loopback server, which the service refuses unless told.
-      // The clock is the real one, which `quire mcp`'s process reads: slots held here are held there.
+      // The clock is the time of day, which `quire mcp`'s process reads: slots held here are held
+      // there, and leases taken here are not expired there.
       service = await startService({
-        clock: new ManualClock(Date.now()),
+        clock: new WallClock(),
         net: { ...DEFAULT_NET_SETTINGS, allowLoopback: true },
         ...(database && { postgres: database.url }),
       });

@@ -33,6 +33,17 @@ export class ManualClock implements Clock {
   }
 }
 
+/**
+ * The time of day, for a service that shares its database with a process of its own (`quire
+ * mcp`): a clock held still would have that process's lease upkeep take the service's leases for
+ * expired ones.
+ */
+export class WallClock extends ManualClock {
+  override now(): number {
+    return Date.now();
+  }
+}
+
 export interface ServiceOptions {
   clock?: ManualClock;
   deployment?: Partial<Deployment>;
