@@ -17,6 +17,7 @@ import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { RenderPool } from '../src/workers/pool.js';
 import { ROOT } from './corpus.js';
 import { percentile } from './percentile.js';
+import { includedDocuments } from '../src/limits/plans.js';
 
 export interface EditorFigures {
   /** `bandRows`: the rows of the page an edit drew (Infinity: the whole page). */
@@ -35,7 +36,7 @@ export async function benchEditor(): Promise<EditorFigures> {
     { name: 'commonmark-spec', markdown: readFileSync(path.join(ROOT, 'node_modules/commonmark-spec/spec.txt'), 'utf8'), targetMs: 300 },
   ];
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-editor-'));
-  const store = SqliteStore.open(path.join(dir, 'quire.db'), systemClock);
+  const store = SqliteStore.open(path.join(dir, 'quire.db'), systemClock, { included: includedDocuments });
   const config = { ...defaultDeployment(), workers: 1 };
   const pool = new RenderPool({ size: 1, queueLimit: 8, memoryMb: config.workerMemoryMb });
   const server = await startServer(createApp({ store, clock: systemClock, pool, config, log: silentLog }), pool, { port: 0, hostname: '127.0.0.1' });

@@ -20,11 +20,12 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { systemClock } from '../src/clock.js';
-import type { LimitOverrides, PlanId } from '../src/limits/plans.js';
+import type { LimitOverrides, PlanId } from '../src/plan-terms.js';
 import { DEFAULT_MAX_ITERATIONS } from '../src/seal/seal-settings.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { ROOT, readmeSizedCorpus } from './corpus.js';
 import { percentile } from './percentile.js';
+import { includedDocuments } from '../src/limits/plans.js';
 
 export interface FairnessFigures {
   workers: number;
@@ -218,7 +219,7 @@ function makeBundles(dir: string): { victim: string; heavy: string } {
 }
 
 async function createAccounts(dbFile: string, wanted: { plan: PlanId; overrides: LimitOverrides }[]): Promise<Account[]> {
-  const store = SqliteStore.open(dbFile, systemClock);
+  const store = SqliteStore.open(dbFile, systemClock, { included: includedDocuments });
   try {
     const accounts: Account[] = [];
     for (const [index, { plan, overrides }] of wanted.entries()) {

@@ -21,6 +21,7 @@ import { freshDatabase } from '../test/support/postgres.js';
 import { readmeSizedCorpus } from './corpus.js';
 import { percentile } from './percentile.js';
 import { overhead } from './service.js';
+import { includedDocuments } from '../src/limits/plans.js';
 
 const QUIRE_MAIN = new URL('../src/cli/main.js', import.meta.url).pathname;
 const SEQUENCES = 2_000;
@@ -72,7 +73,7 @@ export async function benchScale(): Promise<ScaleFigures> {
 }
 
 async function storeTimes(name: string, location: StoreLocation, clients: number): Promise<StoreTimes> {
-  const store = await openStore(location, systemClock, { poolSize: CLIENTS });
+  const store = await openStore(location, systemClock, { included: includedDocuments, poolSize: CLIENTS });
   try {
     const { key } = await benchAccount(store);
     const once = async () => {
@@ -107,7 +108,7 @@ async function benchAccount(store: Store): Promise<{ key: string }> {
 
 async function instancesOver(label: string, db: string, count: number, cores: number): Promise<InstanceFigures> {
   const location: StoreLocation = db.startsWith('postgres') ? { kind: 'postgres', url: db } : { kind: 'sqlite', file: db };
-  const store = await openStore(location, systemClock, { poolSize: 2 });
+  const store = await openStore(location, systemClock, { included: includedDocuments, poolSize: 2 });
   const { key } = await benchAccount(store);
   await store.close();
   const pinned = cores >= count && spawnSync('taskset', ['-c', '0', 'true']).status === 0;

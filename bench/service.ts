@@ -19,6 +19,7 @@ import { RenderPool } from '../src/workers/pool.js';
 import { readmeSizedCorpus, ROOT } from './corpus.js';
 import type { ClientPlan, ClientSample } from './service-client.js';
 import { percentile } from './percentile.js';
+import { includedDocuments } from '../src/limits/plans.js';
 
 export interface ServiceFigures {
   /** Successful renders per second over the measured window. */
@@ -47,7 +48,7 @@ export async function benchService(clients = availableParallelism(), durationMs 
   const documents = readmeSizedCorpus().map((doc) => ({ name: doc.name, bytes: doc.bytes, markdown: readFileSync(doc.file, 'utf8') }));
   const concurrency = clients;
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
-  const store = SqliteStore.open(path.join(dir, 'quire.db'), systemClock);
+  const store = SqliteStore.open(path.join(dir, 'quire.db'), systemClock, { included: includedDocuments });
   const config = defaultDeployment();
   const pool = new RenderPool({ size: config.workers, queueLimit: config.queueLimit, memoryMb: config.workerMemoryMb });
   const server = await startServer(createApp({ store, clock: systemClock, pool, config, log: silentLog }), pool, {

@@ -3,7 +3,7 @@
  * "Error body" needs; toServiceError (below) names the one an unknown error is answered with, and
  * src/http/error-response.ts turns it into the response in one place.
  */
-import type { PlanId } from './limits/plans.js';
+import type { PlanId } from './plan-terms.js';
 import { LeaseLostError, StoreUnavailableError } from './store/store.js';
 
 export type ErrorCode =

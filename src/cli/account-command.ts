@@ -2,7 +2,8 @@
  * `quire account create --email E [--plan P] [--unverified]` and
  * `quire account set ACCOUNT [--plan P] [--blocked true|false] [--email-verified true|false] [--limit NAME=VALUE …]`.
  */
-import { effectiveLimits, isLimitName, isPlanId, PLAN_IDS, validLimitValue, type LimitOverrides, type PlanId } from '../limits/plans.js';
+import { effectiveLimits, isLimitName, isPlanId, validLimitValue } from '../limits/plans.js';
+import { PLAN_IDS, type LimitOverrides, type PlanId } from '../plan-terms.js';
 import type { Account } from '../store/store.js';
 import { printJson, withStore } from './admin-store.js';
 import { CliError } from './cli-error.js';

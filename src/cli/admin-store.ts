@@ -1,4 +1,5 @@
 /** Opening the service's database for one administrative command. */
+import { includedDocuments } from '../limits/plans.js';
 import { systemClock } from '../clock.js';
 import { describeLocation, openStore, storeLocation, StoreSettingError, type StoreLocation, type StoreOptions } from '../store/open-store.js';
 import { DuplicateCertificateError, DuplicateEmailError, StoreUnavailableError, UnknownRecordError, type Store } from '../store/store.js';
@@ -16,10 +17,10 @@ export function databaseLocation(flag: string | undefined): StoreLocation {
   }
 }
 
-/** Opens the store; a database that cannot be reached or opened is a one-line error naming it (never its password). */
-export async function openDatabase(location: StoreLocation, options: StoreOptions): Promise<Store> {
+/** Opens the store with the plans' period policy; a database that cannot be reached or opened is a one-line error naming it (never its password). */
+export async function openDatabase(location: StoreLocation, options: Omit<StoreOptions, 'included'>): Promise<Store> {
   try {
-    return await openStore(location, systemClock, options);
+    return await openStore(location, systemClock, { included: includedDocuments, ...options });
   } catch (error) {
     if (error instanceof StoreUnavailableError) throw new CliError(`cannot open the database ${describeLocation(location)} (${error.message})`, 1);
     throw error;

@@ -5,7 +5,8 @@
  * plan's; each account's body is read against its own plan's, or the deployment's when lower.
  */
 import type { LimitInfo } from '../service-error.js';
-import { KIB, MIB, type PlanId, type PlanLimits } from './plans.js';
+import { KIB, MIB } from './plans.js';
+import type { PlanId, PlanLimits } from '../plan-terms.js';
 
 /** Four credential fields (p12, key, cert, chain) at their decoded cap, Base64-encoded. */
 const SEAL_CREDENTIALS_BYTES = (4 / 3) * 4 * 65_536;

@@ -9,7 +9,8 @@ import { base64DecodedLength } from '../../engine/resources/data-uri.js';
 import { payloadTooLarge, tooManyResources } from '../service-error.js';
 import { TaskThread } from '../workers/task-thread.js';
 import { eachImageReference, RemoteImages } from './image-references.js';
-import { KIB, MAX_EMBEDDED_RESOURCES, MAX_REMOTE_RESOURCES, MIB, type PlanId, type PlanLimits } from './plans.js';
+import { KIB, MAX_EMBEDDED_RESOURCES, MAX_REMOTE_RESOURCES, MIB } from './plans.js';
+import type { PlanId, PlanLimits } from '../plan-terms.js';
 
 export interface DocumentMeasure {
   /** UTF-8 bytes of the Markdown without embedded payloads. */

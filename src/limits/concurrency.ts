@@ -1,6 +1,6 @@
 import { rateLimited } from '../service-error.js';
 import type { Account, Store } from '../store/store.js';
-import type { PlanLimits } from './plans.js';
+import type { PlanLimits } from '../plan-terms.js';
 
 /**
  * Takes one of the account's `concurrency` render slots — from opening the seal's credential and

@@ -1,27 +1,9 @@
+import { PLAN_IDS, type IncludedDocuments, type LimitName, type LimitOverrides, type PlanId, type PlanLimits } from '../plan-terms.js';
+
 /**
  * Plan values of docs/api.md "Limits", the one place they are written down. Accounts may carry
  * overrides of any of them ("higher limits beyond the plans are arranged per account").
  */
-export const PLAN_IDS = ['free', 'starter', 'pro', 'scale'] as const;
-export type PlanId = (typeof PLAN_IDS)[number];
-
-/** Every per-account number a plan sets; all but `documents` appear in the usage report's `limits`. */
-export interface PlanLimits {
-  /** Documents included per period. */
-  documents: number;
-  markdown_kb: number;
-  resources_mb: number;
-  pages_max: number;
-  timeout_s: number;
-  concurrency: number;
-  requests_per_min: number;
-  /** Editor previews; the API never spends them, the usage report shows them. */
-  previews_per_hour: number;
-}
-
-export type LimitName = keyof PlanLimits;
-export type LimitOverrides = Partial<PlanLimits>;
-
 export interface Plan {
   id: PlanId;
   limits: PlanLimits;
@@ -109,6 +91,9 @@ export function isLimitName(value: string): value is LimitName {
 export function effectiveLimits(plan: PlanId, overrides: LimitOverrides): PlanLimits {
   return { ...PLANS[plan].limits, ...overrides };
 }
+
+/** The store's period policy: the documents of the account's plan, or its override. */
+export const includedDocuments: IncludedDocuments = (account) => effectiveLimits(account.plan, account.overrides).documents;
 
 /** Checks one override value: whole numbers, except `resources_mb`, which may be fractional. */
 export function validLimitValue(name: LimitName, value: number): boolean {

@@ -1,4 +1,4 @@
-import type { PlanId, PlanLimits } from './plans.js';
+import type { PlanId, PlanLimits } from '../plan-terms.js';
 import { rateLimited } from '../service-error.js';
 import type { Store } from '../store/store.js';
 

@@ -1,6 +1,6 @@
 import type { Deployment } from '../config/deployment.js';
 import type { LimitInfo } from '../service-error.js';
-import type { PlanId, PlanLimits } from './plans.js';
+import type { PlanId, PlanLimits } from '../plan-terms.js';
 
 /** Page and time limits one render runs under: the plan's, or the deployment's ceiling when lower. */
 export interface PageAndTimeLimits {

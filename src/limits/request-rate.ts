@@ -1,6 +1,6 @@
 import { rateLimited } from '../service-error.js';
 import type { Store } from '../store/store.js';
-import type { PlanId, PlanLimits } from './plans.js';
+import type { PlanId, PlanLimits } from '../plan-terms.js';
 
 /**
  * Counts `count` requests of the account against its requests per minute, or refuses them all:

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { RENDERER_BOUNDS } from '../../engine/errors.js';
-import { LIMIT_NAMES, PLAN_IDS } from '../limits/plans.js';
+import { LIMIT_NAMES } from '../limits/plans.js';
+import { PLAN_IDS } from '../plan-terms.js';
 import type { ErrorCode } from '../service-error.js';
 
 const SHA256 = z

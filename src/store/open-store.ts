@@ -4,6 +4,7 @@
  * anything else is a SQLite file, the embedded default that needs no server.
  */
 import type { Clock } from '../clock.js';
+import type { IncludedDocuments } from '../plan-terms.js';
 import { DEFAULT_LEASE_MS, newLeaseHolder, type LeaseHolder } from './leases.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
@@ -39,14 +40,17 @@ export function describeLocation(location: StoreLocation): string {
 }
 
 export interface StoreOptions {
+  /** The period policy: how many documents a period includes (the service passes its plans'). */
+  included: IncludedDocuments;
   holder?: LeaseHolder;
   /** PostgreSQL connections per instance (QUIRE_DB_POOL). */
   poolSize?: number;
   onIdleError?: (error: Error) => void;
 }
 
-export async function openStore(location: StoreLocation, clock: Clock, options: StoreOptions = {}): Promise<Store> {
-  if (location.kind === 'sqlite') return SqliteStore.open(location.file, clock, { ...(options.holder && { holder: options.holder }) });
+export async function openStore(location: StoreLocation, clock: Clock, options: StoreOptions): Promise<Store> {
+  if (location.kind === 'sqlite')
+    return SqliteStore.open(location.file, clock, { included: options.included, ...(options.holder && { holder: options.holder }) });
   return PostgresStore.open({ url: location.url, size: options.poolSize ?? DEFAULT_POOL_SIZE }, clock, options);
 }
 

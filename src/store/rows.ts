@@ -2,7 +2,7 @@
  * Rows as both databases return them, and what they mean to the service. Columns are the same in
  * both schemas (src/store/migrations.ts); only SQLite's lack of booleans and JSON shows here.
  */
-import { effectiveLimits, type LimitOverrides, type PlanId } from '../limits/plans.js';
+import type { IncludedDocuments, LimitOverrides, PlanId } from '../plan-terms.js';
 import { scheduledPeriod } from './periods.js';
 import type { Account, CertificateSummary, IdempotencyRecord, Period, StoredCertificate } from './store.js';
 
@@ -63,15 +63,15 @@ export function documentsLeft(row: PeriodRow): number {
   return row.included + row.granted - row.used - row.reserved;
 }
 
-/** The period `now` falls in as it would be opened: the plan's documents, nothing used yet. */
-export function scheduledFor(account: Account, now: number): Period {
+/** The period `now` falls in as it would be opened: the documents the policy includes, nothing used yet. */
+export function scheduledFor(account: Account, now: number, included: IncludedDocuments): Period {
   const span = scheduledPeriod({ day: account.anchorDay, from: account.anchorFrom }, now);
   return {
     id: undefined,
     plan: account.plan,
     startsAt: span.start,
     endsAt: span.end,
-    included: effectiveLimits(account.plan, account.overrides).documents,
+    included: included(account),
     granted: 0,
     used: 0,
   };

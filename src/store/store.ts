@@ -9,7 +9,7 @@
  * (renewLeases); any instance returns what an expired lease held (recoverExpired), so a killed
  * instance's work comes back within seconds and no instance ever returns a live sibling's.
  */
-import type { LimitOverrides, PlanId } from '../limits/plans.js';
+import type { LimitOverrides, PlanId } from '../plan-terms.js';
 
 export interface Account {
   id: string;

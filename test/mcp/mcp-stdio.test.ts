@@ -1,4 +1,5 @@
 /** `quire mcp` over stdio: the real process, driven by the SDK's own client, against a real database. */
+import { includedDocuments } from '../../src/limits/plans.js';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +30,7 @@ describe('quire mcp (stdio)', () => {
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'quire-mcp-'));
     dbFile = path.join(dir, 'quire.db');
-    store = SqliteStore.open(dbFile, new ManualClock(Date.now()));
+    store = SqliteStore.open(dbFile, new ManualClock(Date.now()), { included: includedDocuments });
     account = await createAccount(store, { plan: 'starter' });
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -149,7 +150,7 @@ describe('quire mcp (stdio): the bounded line reader', () => {
 
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'quire-mcp-lines-'));
-    store = SqliteStore.open(path.join(dir, 'quire.db'), new ManualClock(Date.now()));
+    store = SqliteStore.open(path.join(dir, 'quire.db'), new ManualClock(Date.now()), { included: includedDocuments });
     account = await createAccount(store, { plan: 'starter' });
   });
   after(async () => {

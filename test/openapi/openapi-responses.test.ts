@@ -28,6 +28,7 @@ import { Fixtures, PASSWORD } from '../seal/support/openssl-fixtures.js';
 import { TEST_MASTER_KEY, testSealer } from '../seal/support/test-sealer.js';
 import { createAccount, ManualClock, render, reservations, startService, usage, type TestAccount, type TestService } from '../service/harness.js';
 import { FIXTURES } from '../support/fixtures.js';
+import { includedDocuments } from '../../src/limits/plans.js';
 
 type Operation = 'render' | 'usage';
 type Schema = Record<string, unknown>;
@@ -338,7 +339,7 @@ describe('the OpenAPI document against real responses', () => {
 /** The real app over a store whose key "broken" throws an unclassified error and "unavailable" a store failure. */
 async function startFaulty(): Promise<{ url: string; close(): Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-openapi-'));
-  const real = SqliteStore.open(path.join(dir, 'quire.db'), new ManualClock());
+  const real = SqliteStore.open(path.join(dir, 'quire.db'), new ManualClock(), { included: includedDocuments });
   const store = new Proxy(real, {
     get(target, name) {
       if (name === 'authenticate') {

@@ -19,6 +19,7 @@ import { fixture } from '../support/fixtures.js';
 import { pdfFile, pdftotext, qpdfCheck } from '../support/pdf-tools.js';
 import { Fixtures, PASSWORD } from './support/openssl-fixtures.js';
 import { independentCheck, pdfsig } from './support/verifiers.js';
+import { includedDocuments } from '../../src/limits/plans.js';
 
 const run = promisify(execFile);
 
@@ -33,7 +34,7 @@ describe('sealed PDFs', () => {
   before(async () => {
     fx = Fixtures.make();
     signedAt = Math.floor(Date.now() / 1000) * 1000 + 60_000;
-    store = SqliteStore.open(':memory:', systemClock);
+    store = SqliteStore.open(':memory:', systemClock, { included: includedDocuments });
     rendered = (await render(fixture('kitchen-sink.md'), {})).pdf;
   });
   after(async () => {

@@ -12,6 +12,7 @@ import { CredentialVault } from '../../src/seal/stored/credential-vault.js';
 import { ServiceError } from '../../src/service-error.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { Fixtures, PASSWORD } from './support/openssl-fixtures.js';
+import { includedDocuments } from '../../src/limits/plans.js';
 
 describe('the sealer', () => {
   let fx: Fixtures;
@@ -42,7 +43,7 @@ describe('the sealer', () => {
       ],
       { cwd: fx.dir },
     );
-    store = SqliteStore.open(':memory:', systemClock);
+    store = SqliteStore.open(':memory:', systemClock, { included: includedDocuments });
     sealer = new CertificateSealer({
       store,
       vault: new CredentialVault(Buffer.alloc(32, 1)),

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { systemClock } from '../../src/clock.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { includedDocuments } from '../../src/limits/plans.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/quire.cjs', import.meta.url));
 
@@ -29,7 +30,7 @@ describe('quire admin commands', () => {
   }
 
   async function withStore<T>(work: (store: SqliteStore) => Promise<T>): Promise<T> {
-    const store = SqliteStore.open(db, systemClock);
+    const store = SqliteStore.open(db, systemClock, { included: includedDocuments });
     try {
       return await work(store);
     } finally {
@@ -117,7 +118,7 @@ describe('quire admin commands', () => {
     const other = path.join(dir, 'from-env.db');
     const created = quire(['account', 'create', '--email', 'env@example.com'], { QUIRE_DB: other });
     assert.equal(created.status, 0, created.stderr);
-    const store = SqliteStore.open(other, systemClock);
+    const store = SqliteStore.open(other, systemClock, { included: includedDocuments });
     assert.ok(await store.authenticate(created.json().key));
     await store.close();
   });
@@ -159,7 +160,7 @@ describe('quire serve', () => {
     const db = path.join(dir, 'quire.db');
     let server: ChildProcessByStdio<null, null, Readable> | undefined;
     try {
-      const store = SqliteStore.open(db, systemClock);
+      const store = SqliteStore.open(db, systemClock, { included: includedDocuments });
       const account = await store.createAccount({ email: 'serve@example.com', plan: 'pro', emailVerified: true });
       const { key } = await store.createApiKey(account.id, null);
       await store.close();

@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 
 const STORE_MODULE = new URL('../../src/store/sqlite/sqlite-store.js', import.meta.url).href;
 const CLOCK_MODULE = new URL('../../src/clock.js', import.meta.url).href;
+const PLANS_MODULE = new URL('../../src/limits/plans.js', import.meta.url).href;
 
 /**
  * Opens the store at `file` under `umask`, writes an account (the WAL and its index exist from
@@ -23,9 +24,10 @@ function openUnderUmask(file: string, umask: number): Record<string, string> {
     import path from 'node:path';
     import { SqliteStore } from ${JSON.stringify(STORE_MODULE)};
     import { systemClock } from ${JSON.stringify(CLOCK_MODULE)};
+    import { includedDocuments } from ${JSON.stringify(PLANS_MODULE)};
     process.umask(${umask});
     const file = ${JSON.stringify(file)};
-    const store = SqliteStore.open(file, systemClock);
+    const store = SqliteStore.open(file, systemClock, { included: includedDocuments });
     await store.createAccount({ email: 'owner-' + process.pid + '@example.com', plan: 'free', emailVerified: true });
     const dir = path.dirname(file);
     const modes = Object.fromEntries(readdirSync(dir).map((name) => [name, (statSync(path.join(dir, name)).mode & 0o777).toString(8)]));

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DERIVED_BODY_CEILING, DERIVED_PAGE_CEILING, deploymentFromEnv } from '../../src/config/deployment.js';
 import { accountBodyCeiling, planBodyBytes } from '../../src/limits/body-ceiling.js';
-import { MIB, PLAN_IDS, PLANS } from '../../src/limits/plans.js';
+import { MIB, PLANS } from '../../src/limits/plans.js';
+import { PLAN_IDS } from '../../src/plan-terms.js';
 
 describe('deployment configuration', () => {
   it('should derive the body ceiling from the largest plan, above its Markdown and Base64 resources', () => {

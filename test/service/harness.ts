@@ -10,7 +10,7 @@ import type { Clock } from '../../src/clock.js';
 import { defaultDeployment, type Deployment } from '../../src/config/deployment.js';
 import { createApp } from '../../src/http/app.js';
 import { startServer, type RequestTimers } from '../../src/http/server.js';
-import type { LimitOverrides, PlanId } from '../../src/limits/plans.js';
+import type { LimitOverrides, PlanId } from '../../src/plan-terms.js';
 import type { Log } from '../../src/log.js';
 import type { NetSettings } from '../../src/net/net-settings.js';
 import type { Uploader } from '../../src/net/uploader.js';
@@ -19,6 +19,7 @@ import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { RenderPool } from '../../src/workers/pool.js';
+import { includedDocuments } from '../../src/limits/plans.js';
 
 export class ManualClock implements Clock {
   constructor(private time = Date.UTC(2025, 0, 15, 12, 0, 0)) {}
@@ -79,8 +80,8 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
   const dbFile = options.postgres ?? path.join(dir, 'quire.db');
   const clock = options.clock ?? new ManualClock();
   const store = options.postgres
-    ? await PostgresStore.open({ url: options.postgres, size: 4 }, clock)
-    : SqliteStore.open(dbFile, clock, { busyTimeoutMs: 200 });
+    ? await PostgresStore.open({ url: options.postgres, size: 4 }, clock, { included: includedDocuments })
+    : SqliteStore.open(dbFile, clock, { included: includedDocuments, busyTimeoutMs: 200 });
   const config: Deployment = { ...defaultDeployment(), workers: 2, queueLimit: 64, ...options.deployment };
   const logs: Record<string, unknown>[] = [];
   const log: Log = (event) => logs.push(event);

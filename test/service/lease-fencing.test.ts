@@ -5,6 +5,7 @@
  * instance is a second store on the same SQLite file with its own lease holder; the clock is
  * moved by hand past the lease.
  */
+import { includedDocuments } from '../../src/limits/plans.js';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,7 +21,7 @@ describe('a render finishing after its lease was lost', () => {
 
   before(async () => {
     service = await startService({ standIn: true });
-    sibling = SqliteStore.open(service.dbFile, service.clock);
+    sibling = SqliteStore.open(service.dbFile, service.clock, { included: includedDocuments });
   });
   after(async () => {
     await sibling.close();

@@ -19,6 +19,7 @@ import { Fixtures, NON_ASCII_PASSWORD, PASSWORD } from '../seal/support/openssl-
 import { TEST_MASTER_KEY, testSealer } from '../seal/support/test-sealer.js';
 import { independentCheck, pdfsig } from '../seal/support/verifiers.js';
 import { createAccount, errorBody, render, reservations, startService, type TestAccount, type TestService } from './harness.js';
+import { includedDocuments } from '../../src/limits/plans.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
@@ -193,7 +194,7 @@ describe('the master key file', () => {
 
   it('should be created beside the database with owner-only permissions, used by the service, and refused once others can read it', async () => {
     const db = path.join(dir, 'data', 'quire.db');
-    const store = SqliteStore.open(db, systemClock);
+    const store = SqliteStore.open(db, systemClock, { included: includedDocuments });
     const account = await store.createAccount({ email: 'seal@example.com', plan: 'pro', emailVerified: true });
     await store.close();
 
@@ -205,7 +206,7 @@ describe('the master key file', () => {
     assert.equal(statSync(keyFile).mode & 0o777, 0o600);
 
     // The service, started with the same environment, opens what the command stored.
-    const reopened = SqliteStore.open(db, systemClock);
+    const reopened = SqliteStore.open(db, systemClock, { included: includedDocuments });
     try {
       const sealer = sealerFromEnv({}, { store: reopened, location: { kind: 'sqlite', file: db }, clock: systemClock, log: () => undefined });
       const opened = await sealer.open(

@@ -15,6 +15,8 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { LeaseLostError, QuotaExhaustedError, type Store } from '../../src/store/store.js';
 import { ManualClock } from '../service/harness.js';
 import { freshDatabase, type TestDatabase } from '../support/postgres.js';
+import { includedDocuments } from '../../src/limits/plans.js';
+import type { IncludedDocuments } from '../../src/plan-terms.js';
 
 const DAY = 86_400_000;
 const LEASE_MS = 10_000;
@@ -23,8 +25,8 @@ interface Opened {
   store: Store;
   /** Closes `store` and opens the database again (a restart of the same instance). */
   reopen(): Promise<Store>;
-  /** Another instance on the same database, with its own lease holder (closed after the test). */
-  instance(holder?: LeaseHolder): Promise<Store>;
+  /** Another instance on the same database, with its own lease holder and period policy (closed after the test). */
+  instance(holder?: LeaseHolder, included?: IncludedDocuments): Promise<Store>;
 }
 
 function storeContract(name: string, open: (clock: ManualClock) => Promise<Opened>) {
@@ -40,8 +42,8 @@ function storeContract(name: string, open: (clock: ManualClock) => Promise<Opene
       others = [];
       const opened = await open(clock);
       ({ store, reopen } = opened);
-      instance = async (holder) => {
-        const other = await opened.instance(holder);
+      instance = async (holder, included) => {
+        const other = await opened.instance(holder, included);
         others.push(other);
         return other;
       };
@@ -57,6 +59,18 @@ function storeContract(name: string, open: (clock: ManualClock) => Promise<Opene
       const key = await store.createApiKey(created.id, 'k');
       return { id: created.id, keyId: key.id, key: key.key };
     }
+
+    it('should open each period with the documents its period policy includes, and no other number', async () => {
+      const policed = await instance(undefined, ({ plan, overrides }) => overrides.documents ?? (plan === 'free' ? 2 : 7));
+      const free = await policed.createAccount({ email: 'policy-free@example.com', plan: 'free', emailVerified: true });
+      assert.equal((await policed.usage(free.id))?.period.included, 2, 'a scheduled period');
+      const key = await policed.createApiKey(free.id, 'k');
+      await policed.reserveDocument(free.id, key.id);
+      await policed.reserveDocument(free.id, key.id);
+      await assert.rejects(policed.reserveDocument(free.id, key.id), QuotaExhaustedError);
+      await policed.changePlan(free.id, 'pro');
+      assert.equal((await policed.usage(free.id))?.period.included, 7, 'the period opened by a change of plan');
+    });
 
     it('should let exactly one of many simultaneous claims of a key win', async () => {
       const { id } = await account();
@@ -379,7 +393,7 @@ storeContract('SQLite', async (clock) => {
   const folder = mkdtempSync(path.join(tmpdir(), 'quire-store-'));
   folders.push(folder);
   const file = path.join(folder, 'quire.db');
-  const open = (lease = holder()) => SqliteStore.open(file, clock, { holder: lease });
+  const open = (lease = holder(), included = includedDocuments) => SqliteStore.open(file, clock, { included, holder: lease });
   const own = holder();
   let current: Store = open(own);
   return {
@@ -389,7 +403,7 @@ storeContract('SQLite', async (clock) => {
       current = open(own);
       return current;
     },
-    instance: async (lease) => open(lease),
+    instance: async (lease, included) => open(lease, included),
   };
 });
 
@@ -399,7 +413,7 @@ after(() => Promise.all(databases.map((database) => database.drop())));
 storeContract('PostgreSQL', async (clock) => {
   const database = await freshDatabase('store_contract');
   databases.push(database);
-  const open = (lease = holder()) => PostgresStore.open({ url: database.url, size: 4 }, clock, { holder: lease });
+  const open = (lease = holder(), included = includedDocuments) => PostgresStore.open({ url: database.url, size: 4 }, clock, { included, holder: lease });
   const own = holder();
   let current: Store = await open(own);
   return {
@@ -409,7 +423,7 @@ storeContract('PostgreSQL', async (clock) => {
       current = await open(own);
       return current;
     },
-    instance: (lease) => open(lease),
+    instance: (lease, included) => open(lease, included),
   };
 });
 
@@ -418,7 +432,9 @@ describe('PostgreSQL migrations', () => {
     const fresh = await freshDatabase('migrations');
     try {
       const clock = new ManualClock(0);
-      const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open({ url: fresh.url, size: 2 }, clock)));
+      const stores = await Promise.all(
+        Array.from({ length: 4 }, () => PostgresStore.open({ url: fresh.url, size: 2 }, clock, { included: includedDocuments })),
+      );
       await Promise.all(stores.map((store) => store.close()));
       const versions = await fresh.query<{ version: number }>('SELECT version FROM schema_version ORDER BY version');
       assert.deepEqual(

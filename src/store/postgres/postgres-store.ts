@@ -11,7 +11,7 @@
  */
 import type pg from 'pg';
 import type { Clock } from '../../clock.js';
-import type { PlanId } from '../../limits/plans.js';
+import type { IncludedDocuments, PlanId } from '../../plan-terms.js';
 import { hashApiKey, newApiKey, newId, newToken } from '../identifiers.js';
 import { chooseTokens, newLeaseHolder, tokenHoldMs, type LeaseHolder } from '../leases.js';
 import { anchorAt } from '../periods.js';
@@ -77,13 +77,14 @@ export class PostgresStore implements Store {
     private readonly pool: pg.Pool,
     private readonly clock: Clock,
     private readonly holder: LeaseHolder,
+    private readonly included: IncludedDocuments,
   ) {}
 
   /** Connects and brings the schema up to date (several instances may do this at once). */
   static async open(
     settings: PoolSettings,
     clock: Clock,
-    options: { holder?: LeaseHolder; onIdleError?: (error: Error) => void } = {},
+    options: { included: IncludedDocuments; holder?: LeaseHolder; onIdleError?: (error: Error) => void },
   ): Promise<PostgresStore> {
     const pool = openPool(settings, options.onIdleError ?? (() => {}));
     try {
@@ -92,7 +93,7 @@ export class PostgresStore implements Store {
       await pool.end();
       throw error;
     }
-    return new PostgresStore(pool, clock, options.holder ?? newLeaseHolder());
+    return new PostgresStore(pool, clock, options.holder ?? newLeaseHolder(), options.included);
   }
 
   async createAccount(input: { email: string; plan: PlanId; emailVerified: boolean }): Promise<Account> {
@@ -144,7 +145,7 @@ export class PostgresStore implements Store {
         unused = documentsLeft(current);
         await query(client, 'UPDATE periods SET ends_at = @now WHERE id = @id', { now, id: current.id });
       } else {
-        unused = scheduledFor(account, now).included;
+        unused = scheduledFor(account, now, this.included).included;
       }
       const anchor = anchorAt(now, { startOfDay: false });
       const changed = toAccount(
@@ -156,7 +157,7 @@ export class PostgresStore implements Store {
         }))!,
       );
       // Re-anchored at `now`, the scheduled period starts now and ends on the next anchor day.
-      const opened = (await one<PeriodRow>(client, sql.INSERT_PERIOD, periodValues(accountId, scheduledFor(changed, now))))!;
+      const opened = (await one<PeriodRow>(client, sql.INSERT_PERIOD, periodValues(accountId, scheduledFor(changed, now, this.included))))!;
       if (unused > 0) await this.addGrant(client, opened.id, unused, 'carry_over', now);
       return changed;
     });
@@ -267,7 +268,7 @@ export class PostgresStore implements Store {
       period = toPeriod(row);
     } else {
       const stored = await one<PeriodRow>(this.pool, sql.CURRENT_PERIOD, { accountId, now });
-      period = stored ? toPeriod(stored) : scheduledFor(await this.account(this.pool, accountId), now);
+      period = stored ? toPeriod(stored) : scheduledFor(await this.account(this.pool, accountId), now, this.included);
     }
     if (period.id === undefined) return { period, keys: [] };
     const rows = (await query<KeySpendingRow>(this.pool, sql.KEY_SPENDING, { periodId: period.id })).rows;
@@ -445,7 +446,7 @@ export class PostgresStore implements Store {
   private async openCurrentPeriod(client: pg.PoolClient, accountId: string, now: number): Promise<PeriodRow> {
     const account = await this.account(client, accountId, { lock: true });
     const stored = await one<PeriodRow>(client, sql.CURRENT_PERIOD, { accountId, now });
-    return stored ?? (await one<PeriodRow>(client, sql.INSERT_PERIOD, periodValues(accountId, scheduledFor(account, now))))!;
+    return stored ?? (await one<PeriodRow>(client, sql.INSERT_PERIOD, periodValues(accountId, scheduledFor(account, now, this.included))))!;
   }
 
   private async addGrant(client: pg.PoolClient, periodId: number, documents: number, reason: 'admin' | 'carry_over', now: number): Promise<void> {

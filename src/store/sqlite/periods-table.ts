@@ -1,5 +1,6 @@
 import { periodValues, scheduledFor, type PeriodRow } from '../rows.js';
 import * as sql from '../statements.js';
+import type { IncludedDocuments } from '../../plan-terms.js';
 import type { Account, Period } from '../store.js';
 import type { Db } from './database.js';
 
@@ -9,10 +10,10 @@ export function storedCurrentPeriod(db: Db, accountId: string, now: number): Per
 }
 
 /** The current period, opened (inserted) if it is only scheduled. Call inside a write transaction. */
-export function openCurrentPeriod(db: Db, account: Account, now: number): PeriodRow {
+export function openCurrentPeriod(db: Db, account: Account, now: number, included: IncludedDocuments): PeriodRow {
   const stored = storedCurrentPeriod(db, account.id, now);
   if (stored) return stored;
-  return insertPeriod(db, account.id, scheduledFor(account, now));
+  return insertPeriod(db, account.id, scheduledFor(account, now, included));
 }
 
 export function insertPeriod(db: Db, accountId: string, period: Period): PeriodRow {

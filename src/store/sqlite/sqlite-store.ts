@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { PlanId } from '../../limits/plans.js';
+import type { IncludedDocuments, PlanId } from '../../plan-terms.js';
 import { hashApiKey, newApiKey, newId, newToken } from '../identifiers.js';
 import { chooseTokens, newLeaseHolder, tokenHoldMs, type HeldToken, type LeaseHolder } from '../leases.js';
 import { anchorAt } from '../periods.js';
@@ -57,13 +57,15 @@ export class SqliteStore implements Store {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly holder: LeaseHolder,
+    private readonly included: IncludedDocuments,
   ) {}
 
-  static open(file: string, clock: Clock, options: { busyTimeoutMs?: number; holder?: LeaseHolder } = {}): SqliteStore {
+  static open(file: string, clock: Clock, options: { included: IncludedDocuments; busyTimeoutMs?: number; holder?: LeaseHolder }): SqliteStore {
     return new SqliteStore(
       guard(() => openDatabase(file, options.busyTimeoutMs ?? 5_000)),
       clock,
       options.holder ?? newLeaseHolder(),
+      options.included,
     );
   }
 
@@ -116,13 +118,13 @@ export class SqliteStore implements Store {
         unused = documentsLeft(current);
         this.db.prepare('UPDATE periods SET ends_at = ? WHERE id = ?').run(now, current.id);
       } else {
-        unused = scheduledFor(account, now).included;
+        unused = scheduledFor(account, now, this.included).included;
       }
       const anchor = anchorAt(now, { startOfDay: false });
       this.db.prepare('UPDATE accounts SET plan = ?, anchor_day = ?, anchor_from = ? WHERE id = ?').run(plan, anchor.day, anchor.from, accountId);
       const changed = this.account(accountId);
       // Re-anchored at `now`, the scheduled period starts now and ends on the next anchor day.
-      const opened = insertPeriod(this.db, accountId, scheduledFor(changed, now));
+      const opened = insertPeriod(this.db, accountId, scheduledFor(changed, now, this.included));
       if (unused > 0) addGrant(this.db, opened.id, unused, 'carry_over', now);
       return changed;
     });
@@ -166,7 +168,7 @@ export class SqliteStore implements Store {
   async grantDocuments(accountId: string, documents: number): Promise<Period> {
     const now = this.clock.now();
     return immediate(this.db, () => {
-      const period = openCurrentPeriod(this.db, this.account(accountId), now);
+      const period = openCurrentPeriod(this.db, this.account(accountId), now, this.included);
       addGrant(this.db, period.id, documents, 'admin', now);
       return toPeriod(this.periodRow(period.id));
     });
@@ -178,7 +180,7 @@ export class SqliteStore implements Store {
     return immediate(
       this.db,
       () => {
-        const period = openCurrentPeriod(this.db, this.account(accountId), now);
+        const period = openCurrentPeriod(this.db, this.account(accountId), now, this.included);
         if (documentsLeft(period) <= 0) throw new QuotaExhaustedError();
         this.db.prepare('UPDATE periods SET reserved = reserved + 1 WHERE id = ?').run(period.id);
         const { id } = this.db.prepare(sql.INSERT_RESERVATION).get({ ...reservation, periodId: period.id }) as { id: number };
@@ -231,7 +233,7 @@ export class SqliteStore implements Store {
         period = toPeriod(row);
       } else {
         const stored = storedCurrentPeriod(this.db, accountId, now);
-        period = stored ? toPeriod(stored) : scheduledFor(this.account(accountId), now);
+        period = stored ? toPeriod(stored) : scheduledFor(this.account(accountId), now, this.included);
       }
       return { period, keys: period.id === undefined ? [] : this.keySpending(period.id) };
     });

@@ -13,6 +13,7 @@ import type { Log } from '../../../src/log.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { RenderPool } from '../../../src/workers/pool.js';
 import { removeDir, suiteDir } from '../../hostile/support/service-process.js';
+import { includedDocuments } from '../../../src/limits/plans.js';
 
 export const FAULT_ENGINE = new URL('./fault-engine.js', import.meta.url);
 
@@ -30,7 +31,7 @@ export interface InProcessService {
 export async function startInProcess(options: { workers: number; workerMemoryMb?: number; busyTimeoutMs?: number }): Promise<InProcessService> {
   const dir = suiteDir('faults');
   const dbFile = path.join(dir, 'quire.db');
-  const store = SqliteStore.open(dbFile, systemClock, { busyTimeoutMs: options.busyTimeoutMs ?? 300 });
+  const store = SqliteStore.open(dbFile, systemClock, { included: includedDocuments, busyTimeoutMs: options.busyTimeoutMs ?? 300 });
   const logs: Record<string, unknown>[] = [];
   const log: Log = (event) => logs.push(event);
   const config = { ...defaultDeployment(), workers: options.workers, queueLimit: 256 };

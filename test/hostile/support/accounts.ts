@@ -1,7 +1,8 @@
 /** Accounts for the suites, written straight into the service's database (a SQLite file in WAL mode, or PostgreSQL). */
 import { systemClock } from '../../../src/clock.js';
-import type { LimitOverrides, PlanId } from '../../../src/limits/plans.js';
+import type { LimitOverrides, PlanId } from '../../../src/plan-terms.js';
 import { openStore, storeLocation } from '../../../src/store/open-store.js';
+import { includedDocuments } from '../../../src/limits/plans.js';
 
 export interface SuiteAccount {
   id: string;
@@ -13,7 +14,7 @@ export async function createAccounts(
   db: string,
   wanted: { plan: PlanId; overrides?: LimitOverrides; email?: string }[],
 ): Promise<SuiteAccount[]> {
-  const store = await openStore(storeLocation(db, {}), systemClock);
+  const store = await openStore(storeLocation(db, {}), systemClock, { included: includedDocuments });
   try {
     const accounts: SuiteAccount[] = [];
     for (const [index, { plan, overrides, email }] of wanted.entries()) {

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { systemClock } from '../../../src/clock.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import type { TestService } from '../../service/harness.js';
+import { includedDocuments } from '../../../src/limits/plans.js';
 
 const CLI = fileURLToPath(new URL('../../../src/cli/main.js', import.meta.url));
 
@@ -45,7 +46,7 @@ export async function startChildService(env: Record<string, string>): Promise<Ch
     });
     child.once('exit', (code) => reject(new Error(`the service exited (${code}) before listening:\n${log}`)));
   });
-  const store = SqliteStore.open(dbFile, systemClock);
+  const store = SqliteStore.open(dbFile, systemClock, { included: includedDocuments });
   const url = `http://127.0.0.1:${port}`;
   let exit: string | null = null;
   const exited = new Promise<void>((resolve) =>
