@@ -66,6 +66,6 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '^(dist|test|bench|scripts|types)/|^src/editor/client/' },
+    exclude: { path: '^(dist|test|bench|scripts)/|^engine/(dist|types)/|^src/editor/client/' },
   },
 };

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
-import { folderLoader, render, RenderCache, type RenderOptions } from '../engine/index.js';
+import { folderLoader, render, RenderCache, type RenderOptions } from '#engine/index.js';
 import { editedParagraph } from './corpus.js';
 
 const [file, runsArg, mode] = process.argv.slice(2);

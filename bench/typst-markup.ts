@@ -8,8 +8,8 @@
  * many pages.
  */
 import type { Nodes, Parents, Root, RootContent } from 'mdast';
-import { parseMarkdown } from '../engine/parse/markdown.js';
-import { DEFAULT_FEATURES, DEFAULT_BOUNDS } from '../engine/options.js';
+import { parseMarkdown } from '#engine/parse/markdown.js';
+import { DEFAULT_FEATURES, DEFAULT_BOUNDS } from '#engine/options.js';
 
 const PREAMBLE = [
   // Quire's page: its centred 34.5 em measure, 22 mm above and below, the page number at the foot.

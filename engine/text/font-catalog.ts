@@ -27,8 +27,8 @@ export interface BundledFace {
   italic: boolean;
 }
 
-/** The folder of bundled fonts, beside the package root (dist/engine/text → fonts). */
-export const FONTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fonts');
+/** The folder of bundled fonts, in the engine package (dist/text → fonts). */
+export const FONTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fonts');
 
 const face = (key: string, file: string, family: BundledFace['family'], design: Design, weight: Weight, italic = false): BundledFace => ({
   key,

@@ -4,8 +4,8 @@
  * references the renderer loads — are split out of the Markdown and counted as resources. Text
  * that merely looks like a `data:` URI (in code, in prose, as a link's target) is Markdown.
  */
-import type { Features } from '../../engine/options.js';
-import { base64DecodedLength } from '../../engine/resources/data-uri.js';
+import type { Features } from '@quire/engine';
+import { base64DecodedLength } from '@quire/engine';
 import { payloadTooLarge, tooManyResources } from '../service-error.js';
 import { TaskThread } from '../workers/task-thread.js';
 import { eachImageReference, RemoteImages } from './image-references.js';

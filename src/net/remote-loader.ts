@@ -7,8 +7,8 @@
  * Both schemes are allowed for images: an image is read, never trusted, and plain-http images
  * are still common; the address policy is the same for both.
  */
-import { RenderTimeoutError, ResourceBudgetError } from '../../engine/errors.js';
-import { ResourceLoadError, type LoadContext, type LoadedResource, type ResourceLoader } from '../../engine/resources/loader.js';
+import { RenderTimeoutError, ResourceBudgetError } from '@quire/engine';
+import { ResourceLoadError, type LoadContext, type LoadedResource, type ResourceLoader } from '@quire/engine';
 import { MAX_REMOTE_RESOURCES } from '../limits/plans.js';
 import { resolveDestination, type Destination } from './destination.js';
 import { DestinationRefused, DestinationUnchecked } from './destination-errors.js';

@@ -4,7 +4,7 @@
  * document is generated from them.
  */
 import { z } from 'zod';
-import { RENDERER_BOUNDS } from '../../engine/errors.js';
+import { RENDERER_BOUNDS } from '@quire/engine';
 import { LIMIT_NAMES } from '../limits/plans.js';
 import { PLAN_IDS } from '../plan-terms.js';
 import type { ErrorCode } from '../service-error.js';

@@ -1,5 +1,5 @@
 /** How a render that produced no PDF is answered (docs/api.md "Errors"), and the page count to record. */
-import { RENDERER_BOUNDS } from '../../engine/errors.js';
+import { RENDERER_BOUNDS } from '@quire/engine';
 import type { PageAndTimeLimits } from '../limits/render-limits.js';
 import type { PlanId, PlanLimits } from '../plan-terms.js';
 import type { Log } from '../log.js';

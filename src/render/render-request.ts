@@ -4,16 +4,7 @@
  * OpenAPI document and the MCP tool's input schema are generated. Every refusal here costs nothing.
  */
 import { z } from 'zod';
-import {
-  DEFAULT_FEATURES,
-  FEATURE_NAMES,
-  LANGUAGE_TAG,
-  MAX_LANGUAGE_LENGTH,
-  resolveFeatures,
-  THEMES,
-  type Features,
-  type ResourceMode,
-} from '../../engine/options.js';
+import { DEFAULT_FEATURES, FEATURE_NAMES, LANGUAGE_TAG, MAX_LANGUAGE_LENGTH, resolveFeatures, THEMES, type Features, type ResourceMode } from '@quire/engine';
 import { parseJsonBody } from '../admission/json-body.js';
 import { checkUploadUrl } from '../net/upload-url.js';
 import { SEAL_SCHEMA, type SealRequest } from '../seal/seal-request.js';

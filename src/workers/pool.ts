@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 /**
  * A fixed pool of render workers (worker threads) with a bounded queue, served fairly between
  * accounts (FairQueue): one account's queued renders never stand before another's first.
@@ -49,7 +51,8 @@ interface Slot {
 }
 
 const WORKER_ENTRY = new URL('./render-worker.js', import.meta.url);
-const ENGINE_MODULE = new URL('../../engine/index.js', import.meta.url);
+/** The engine package's entry, resolved as this module would import it (the bundle keeps import.meta.url). */
+const ENGINE_MODULE = pathToFileURL(createRequire(import.meta.url).resolve('@quire/engine'));
 /** Wait before starting a worker again after one failed to start, so a broken install cannot spin. */
 const RESTART_DELAY_MS = 1_000;
 /** setTimeout's largest delay. */

@@ -1,7 +1,7 @@
 /** Messages between the render pool and its workers: plain data, cloneable across threads. */
-import type { Features, ResourceMode } from '../../engine/options.js';
-import type { PhaseTimings } from '../../engine/phase-clock.js';
-import type { PreviewPage } from '../../engine/preview/preview.js';
+import type { Features, ResourceMode } from '@quire/engine';
+import type { PhaseTimings } from '@quire/engine';
+import type { PreviewPage } from '@quire/engine';
 import type { NetSettings } from '../net/net-settings.js';
 
 export interface RenderTask {

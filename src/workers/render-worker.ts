@@ -13,8 +13,8 @@ import {
   RenderTimeoutError,
   ResourceBudgetError,
   ResourceError,
-} from '../../engine/errors.js';
-import type { render as engineRender, renderPreview as enginePreview } from '../../engine/index.js';
+} from '@quire/engine';
+import type { render as engineRender, renderPreview as enginePreview } from '@quire/engine';
 import { RemoteLoader, TooManyRemoteResourcesError } from '../net/remote-loader.js';
 import type { EngineFailure, PreviewAsk, RenderTask, TaskReply, WorkerReply, WorkerSetup } from './protocol.js';
 

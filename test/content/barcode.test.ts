@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { render, type Features } from '../../engine/index.js';
-import { renderBarcode } from '../../engine/content/barcode/index.js';
+import { render, type Features } from '#engine/index.js';
+import { renderBarcode } from '#engine/content/barcode/index.js';
 import { fixture } from '../support/fixtures.js';
 import { pdftotext } from '../support/pdf-tools.js';
 import { paintedContent, rasterImageCount, scanPage, structureAlts } from '../support/pdf-content.js';

@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { folderLoader, render, RendererBoundError } from '../../engine/index.js';
-import { pageGeometry } from '../../engine/style/page-geometry.js';
-import { DEFAULT_DESIGN } from '../../engine/style/design-settings.js';
+import { folderLoader, render, RendererBoundError } from '#engine/index.js';
+import { pageGeometry } from '#engine/style/page-geometry.js';
+import { DEFAULT_DESIGN } from '#engine/style/design-settings.js';
 import { fixture, FIXTURES } from '../support/fixtures.js';
 import { pdftotext, structureText } from '../support/pdf-tools.js';
 import { links } from '../support/pdfjs.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
-import { render, ResourceError } from '../../engine/index.js';
+import { render, ResourceError } from '#engine/index.js';
 import { pdftotext } from '../support/pdf-tools.js';
 import { pngFile } from '../support/png-file.js';
 import { boxOf, imageList, renderPage } from './images-page.js';

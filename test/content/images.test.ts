@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { folderLoader, render, RendererBoundError } from '../../engine/index.js';
+import { folderLoader, render, RendererBoundError } from '#engine/index.js';
 import { fixture, FIXTURES } from '../support/fixtures.js';
 import { pdftotext, structureText } from '../support/pdf-tools.js';
 import { boxOf, imageList, renderPage } from './images-page.js';

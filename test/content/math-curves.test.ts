@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { explicitCurves } from '../../engine/paint/explicit-curves.js';
+import { explicitCurves } from '#engine/paint/explicit-curves.js';
 
 describe('smooth curves written out for PDFKit (MathJax glyphs use runs of T)', () => {
   it('reflects each T about the current point from the control point before it', () => {

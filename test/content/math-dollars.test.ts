@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { render } from '../../engine/index.js';
+import { render } from '#engine/index.js';
 import { pdftotext } from '../support/pdf-tools.js';
 import { structureAlts } from '../support/pdf-content.js';
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { render, RendererBoundError, type Features } from '../../engine/index.js';
-import { renderMath } from '../../engine/content/math/index.js';
+import { render, RendererBoundError, type Features } from '#engine/index.js';
+import { renderMath } from '#engine/content/math/index.js';
 import { fixture } from '../support/fixtures.js';
 import { pdffonts, pdftotext } from '../support/pdf-tools.js';
 import { paintedContent, rasterImageCount, structureAlts } from '../support/pdf-content.js';

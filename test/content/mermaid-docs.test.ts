@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { render } from '../../engine/index.js';
-import { renderMermaid } from '../../engine/content/mermaid/index.js';
-import type { Drawing } from '../../engine/drawing/drawing.js';
+import { render } from '#engine/index.js';
+import { renderMermaid } from '#engine/content/mermaid/index.js';
+import type { Drawing } from '#engine/drawing/drawing.js';
 import { FIXTURES } from '../support/fixtures.js';
 import { pdftotext } from '../support/pdf-tools.js';
 

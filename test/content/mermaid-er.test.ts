@@ -1,11 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { render, type Features } from '../../engine/index.js';
-import { renderMermaid } from '../../engine/content/mermaid/index.js';
-import { contrast, diagramColors, mix } from '../../engine/content/mermaid/colors.js';
-import { applyMatrix } from '../../engine/drawing/matrix.js';
-import type { Drawing, DrawingItem } from '../../engine/drawing/drawing.js';
-import { THEMES } from '../../engine/options.js';
+import { render, type Features } from '#engine/index.js';
+import { renderMermaid } from '#engine/content/mermaid/index.js';
+import { contrast, diagramColors, mix } from '#engine/content/mermaid/colors.js';
+import { applyMatrix } from '#engine/drawing/matrix.js';
+import type { Drawing, DrawingItem } from '#engine/drawing/drawing.js';
+import { THEMES } from '#engine/options.js';
 import { pdftotext } from '../support/pdf-tools.js';
 
 type TextItem = Extract<DrawingItem, { kind: 'text' }>;

@@ -1,10 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { renderMermaid } from '../../engine/content/mermaid/index.js';
-import { textWidth } from '../../engine/content/mermaid/measure.js';
-import { applyMatrix } from '../../engine/drawing/matrix.js';
-import type { Drawing, DrawingItem } from '../../engine/drawing/drawing.js';
+import { renderMermaid } from '#engine/content/mermaid/index.js';
+import { textWidth } from '#engine/content/mermaid/measure.js';
+import { applyMatrix } from '#engine/drawing/matrix.js';
+import type { Drawing, DrawingItem } from '#engine/drawing/drawing.js';
 import { FIXTURES } from '../support/fixtures.js';
 
 type Box = { text: string; x1: number; y1: number; x2: number; y2: number };

@@ -1,17 +1,17 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readSource, type MermaidSource } from '../../engine/content/mermaid/source.js';
-import { parseGantt } from '../../engine/content/mermaid/gantt-parse.js';
-import { dateReader, formatTime } from '../../engine/content/mermaid/gantt-time.js';
-import { parseGitGraph } from '../../engine/content/mermaid/git-graph-parse.js';
-import { parseMindmap, type MindmapNode } from '../../engine/content/mermaid/mindmap-parse.js';
-import { parsePie } from '../../engine/content/mermaid/pie.js';
-import { parseQuadrantChart } from '../../engine/content/mermaid/quadrant-parse.js';
-import { parseTimeline } from '../../engine/content/mermaid/timeline.js';
-import { parseJourney } from '../../engine/content/mermaid/journey.js';
-import { expandMarkers } from '../../engine/content/mermaid/markers.js';
-import { uprightAxisTitles } from '../../engine/content/mermaid/axis-titles.js';
-import { MermaidSyntaxError } from '../../engine/content/mermaid/syntax-error.js';
+import { readSource, type MermaidSource } from '#engine/content/mermaid/source.js';
+import { parseGantt } from '#engine/content/mermaid/gantt-parse.js';
+import { dateReader, formatTime } from '#engine/content/mermaid/gantt-time.js';
+import { parseGitGraph } from '#engine/content/mermaid/git-graph-parse.js';
+import { parseMindmap, type MindmapNode } from '#engine/content/mermaid/mindmap-parse.js';
+import { parsePie } from '#engine/content/mermaid/pie.js';
+import { parseQuadrantChart } from '#engine/content/mermaid/quadrant-parse.js';
+import { parseTimeline } from '#engine/content/mermaid/timeline.js';
+import { parseJourney } from '#engine/content/mermaid/journey.js';
+import { expandMarkers } from '#engine/content/mermaid/markers.js';
+import { uprightAxisTitles } from '#engine/content/mermaid/axis-titles.js';
+import { MermaidSyntaxError } from '#engine/content/mermaid/syntax-error.js';
 
 function source(text: string): MermaidSource {
   const read = readSource(text);
@@ -216,7 +216,7 @@ describe('beautiful-mermaid SVG made drawable', () => {
 
 describe('flowchart links written without spaces', () => {
   it('should read A-->B, A-->|label|B and hyphenated names as Mermaid does', async () => {
-    const { render } = await import('../../engine/index.js');
+    const { render } = await import('#engine/index.js');
     const { pdftotext } = await import('../support/pdf-tools.js');
     for (const [statement, words] of [
       ['A-->B', ['A', 'B']],
@@ -230,7 +230,7 @@ describe('flowchart links written without spaces', () => {
   });
 
   it('should read statements after the header on its own line (graph TD; A-->B)', async () => {
-    const { render } = await import('../../engine/index.js');
+    const { render } = await import('#engine/index.js');
     const { pdftotext } = await import('../support/pdf-tools.js');
     const text = await pdftotext((await render('```mermaid\ngraph TD; A-->B; B-->C\n```')).pdf);
     for (const word of ['A', 'B', 'C']) assert.match(text, new RegExp(`(^|\\s)${word}(\\s|$)`, 'm'), word);

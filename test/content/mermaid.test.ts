@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { render, RendererBoundError, type Features } from '../../engine/index.js';
-import { renderMermaid } from '../../engine/content/mermaid/index.js';
-import type { Drawing } from '../../engine/drawing/drawing.js';
+import { render, RendererBoundError, type Features } from '#engine/index.js';
+import { renderMermaid } from '#engine/content/mermaid/index.js';
+import type { Drawing } from '#engine/drawing/drawing.js';
 import { fixture } from '../support/fixtures.js';
 import { pdffonts, pdfFile, pdftotext } from '../support/pdf-tools.js';
 import { destinationPage, links, openPdf } from '../support/pdfjs.js';

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The editor end to end in a real browser against the real service: sign in, type, see the
  * pages change, see an inline error, download a PDF of what was typed (a double click charging

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { PNG } from 'pngjs';
-import { render } from '../../engine/index.js';
+import { render } from '#engine/index.js';
 import { PREVIEW_SECONDS } from '../../src/limits/render-limits.js';
 import { createAccount, errorBody, render as renderApi, startService, usage, type TestService } from '../service/harness.js';
 import { pdfFile, pdftotext } from '../support/pdf-tools.js';

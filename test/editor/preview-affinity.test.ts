@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { DEFAULT_FEATURES } from '../../engine/options.js';
+import { DEFAULT_FEATURES } from '#engine/options.js';
 import type { RenderTask } from '../../src/workers/protocol.js';
 import { RenderPool } from '../../src/workers/pool.js';
 import { STAND_IN_ENGINE } from '../service/harness.js';

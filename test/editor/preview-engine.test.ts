@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { PNG } from 'pngjs';
-import { folderLoader, renderPreview, type ResourceLoader } from '../../engine/index.js';
-import { layOutSources } from '../../engine/pipeline.js';
-import { pageFingerprint } from '../../engine/preview/page-fingerprint.js';
-import { DRAWN_AROUND, MOST_PAGE_PIXELS, type PreviewPage } from '../../engine/preview/preview.js';
+import { folderLoader, renderPreview, type ResourceLoader } from '#engine/index.js';
+import { layOutSources } from '#engine/pipeline.js';
+import { pageFingerprint } from '#engine/preview/page-fingerprint.js';
+import { DRAWN_AROUND, MOST_PAGE_PIXELS, type PreviewPage } from '#engine/preview/preview.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 const ZOOM = 1.5;

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AsciiFirst } from '../../engine/text/ascii-first.js';
-import { CASE_JOIN, ENDS_LOWER, STARTS_UPPER } from '../../engine/text/case-join-kerning.js';
-import { HYPHENATABLE } from '../../engine/text/hyphenation.js';
+import type { AsciiFirst } from '#engine/text/ascii-first.js';
+import { CASE_JOIN, ENDS_LOWER, STARTS_UPPER } from '#engine/text/case-join-kerning.js';
+import { HYPHENATABLE } from '#engine/text/hyphenation.js';
 
 const PATTERNS: Record<string, AsciiFirst> = { CASE_JOIN, ENDS_LOWER, STARTS_UPPER, HYPHENATABLE };
 

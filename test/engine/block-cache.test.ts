@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Block } from '../../engine/document/types.js';
-import { BlockCache, MOST_KEY_CHARACTERS } from '../../engine/layout/blocks/block-cache.js';
-import type { BlockFrame, LayoutContext } from '../../engine/layout/blocks/context.js';
-import type { BlockNodes } from '../../engine/layout/vertical.js';
-import { Tagger } from '../../engine/layout/structure.js';
+import type { Block } from '#engine/document/types.js';
+import { BlockCache, MOST_KEY_CHARACTERS } from '#engine/layout/blocks/block-cache.js';
+import type { BlockFrame, LayoutContext } from '#engine/layout/blocks/context.js';
+import type { BlockNodes } from '#engine/layout/vertical.js';
+import { Tagger } from '#engine/layout/structure.js';
 
 const frame = { x: 72, width: 451 } as BlockFrame;
 const context = { body: { size: 11 }, tagger: new Tagger(null), warn: () => undefined } as unknown as LayoutContext;

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { decodeNamedCharacterReference } from 'decode-named-character-reference';
-import { render } from '../../engine/index.js';
+import { render } from '#engine/index.js';
 import { pdftotext } from '../support/pdf-tools.js';
 
 const require = createRequire(import.meta.url);

@@ -1,7 +1,7 @@
 /** `accent`: links and headings in one colour, kept readable on the page, judged on real PDFs. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FrontMatterError, render } from '../../engine/index.js';
+import { FrontMatterError, render } from '#engine/index.js';
 import { markedSequences } from '../support/pdf-content.js';
 
 type Rgb = [number, number, number];

@@ -1,7 +1,7 @@
 /** `columns`: the body in two columns, a leading title block and contents across both, judged on real PDFs. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FrontMatterError, render } from '../../engine/index.js';
+import { FrontMatterError, render } from '#engine/index.js';
 import { pdftotext, structureText, wordBoxes, type WordBox } from '../support/pdf-tools.js';
 import { unmarkedPainting } from '../support/pdf-content.js';
 

@@ -1,7 +1,7 @@
 /** `font_size`: the body size, with everything typographic following it, judged on real PDFs. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FrontMatterError, render } from '../../engine/index.js';
+import { FrontMatterError, render } from '#engine/index.js';
 import { pageSizes, wordBoxes, type WordBox } from '../support/pdf-tools.js';
 import { destinationPlace, links } from '../support/pdfjs.js';
 

@@ -1,7 +1,7 @@
 /** `fonts`: the bundled families of the text and the headings, judged on real PDFs. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FrontMatterError, render } from '../../engine/index.js';
+import { FrontMatterError, render } from '#engine/index.js';
 import { pdffonts } from '../support/pdf-tools.js';
 import { pageTextFonts } from '../support/pdfjs.js';
 

@@ -1,7 +1,7 @@
 /** `number_headings` and `{#id}` heading anchors, judged on real PDFs. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { render } from '../../engine/index.js';
+import { render } from '#engine/index.js';
 import { destinationPage, links, outline, type OutlineItem } from '../support/pdfjs.js';
 import { pdftotext, structureText, wordBoxes, type WordBox } from '../support/pdf-tools.js';
 

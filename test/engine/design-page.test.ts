@@ -1,7 +1,7 @@
 /** Page settings from front matter and the `design` option, judged on real PDFs. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FrontMatterError, InvalidOptionError, render } from '../../engine/index.js';
+import { FrontMatterError, InvalidOptionError, render } from '#engine/index.js';
 import { pageSizes, pdftotext, wordBoxes } from '../support/pdf-tools.js';
 
 const MM = 72 / 25.4;

@@ -1,7 +1,7 @@
 /** Headers, footers and page numbers from front matter, judged on real PDFs. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FrontMatterError, render } from '../../engine/index.js';
+import { FrontMatterError, render } from '#engine/index.js';
 import { structureText, wordBoxes, type WordBox } from '../support/pdf-tools.js';
 import { markedSequences, unmarkedPainting } from '../support/pdf-content.js';
 

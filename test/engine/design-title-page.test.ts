@@ -1,7 +1,7 @@
 /** `title_page` and `cover_image`, judged on real PDFs. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { folderLoader, render, ResourceError } from '../../engine/index.js';
+import { folderLoader, render, ResourceError } from '#engine/index.js';
 import { FIXTURES } from '../support/fixtures.js';
 import { pdftotext, structureText, wordBoxes } from '../support/pdf-tools.js';
 import { rasterImageCount, unmarkedPainting } from '../support/pdf-content.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { FrontMatterError, render } from '../../engine/index.js';
+import { FrontMatterError, render } from '#engine/index.js';
 import { pdfFile, pdftotext, structureText } from '../support/pdf-tools.js';
 import { uncompressed, unmarkedPainting } from '../support/pdf-content.js';
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { render, type Features } from '../../engine/index.js';
+import { render, type Features } from '#engine/index.js';
 import { pdffonts, pdftotext, pixel } from '../support/pdf-tools.js';
 import { links } from '../support/pdfjs.js';
 

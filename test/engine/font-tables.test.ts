@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import * as fontkit from 'fontkit';
-import { render } from '../../engine/index.js';
-import { postscriptName, type TrueTypeSource } from '../../engine/paint/font-tables.js';
+import { render } from '#engine/index.js';
+import { postscriptName, type TrueTypeSource } from '#engine/paint/font-tables.js';
 import { pdffonts } from '../support/pdf-tools.js';
 
-const FONTS = new URL('../../../fonts/', import.meta.url);
+const FONTS = new URL('../../../engine/fonts/', import.meta.url);
 
 describe('PostScript names', () => {
   it("should be fontkit's for every bundled font", () => {

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Nodes } from 'mdast';
-import { render } from '../../engine/index.js';
-import { DEFAULT_BOUNDS, DEFAULT_FEATURES } from '../../engine/options.js';
-import { parseMarkdown } from '../../engine/parse/markdown.js';
+import { render } from '#engine/index.js';
+import { DEFAULT_BOUNDS, DEFAULT_FEATURES } from '#engine/options.js';
+import { parseMarkdown } from '#engine/parse/markdown.js';
 import { links } from '../support/pdfjs.js';
 
 type Found = [text: string, url: string];

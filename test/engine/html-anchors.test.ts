@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { render } from '../../engine/index.js';
+import { render } from '#engine/index.js';
 import { destinationPlace, links, outline, textPlace } from '../support/pdfjs.js';
 
 const FILLER = 'Filler paragraph that takes a line of its own.\n\n'.repeat(70);

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { folderLoader, render } from '../../engine/index.js';
+import { folderLoader, render } from '#engine/index.js';
 import { fixture, FIXTURES } from '../support/fixtures.js';
 import { pdfFile, pdftotext, structureText } from '../support/pdf-tools.js';
 

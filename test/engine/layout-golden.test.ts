@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { layOutSources } from '../../engine/pipeline.js';
-import { noLoader } from '../../engine/resources/loader.js';
+import { layOutSources } from '#engine/pipeline.js';
+import { noLoader } from '#engine/resources/loader.js';
 import { assertGolden, framesText, GOLDEN } from '../support/golden.js';
 
 describe('layout, compared with golden frames', () => {

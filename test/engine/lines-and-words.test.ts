@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { render } from '../../engine/index.js';
+import { render } from '#engine/index.js';
 import { fixture } from '../support/fixtures.js';
 import { pdffonts, pdftotext, wordBoxes, type WordBox } from '../support/pdf-tools.js';
 import { pageTextFonts } from '../support/pdfjs.js';

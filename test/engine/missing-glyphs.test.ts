@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { render } from '../../engine/index.js';
+import { render } from '#engine/index.js';
 import { boxedCharacters } from '../support/marked-lines.js';
 
 /** A private-use character: no bundled font has one, and it stands for nothing a font could draw. */

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { num } from '../../engine/paint/pdf-values.js';
+import { num } from '#engine/paint/pdf-values.js';
 
 function reference(value: number): string {
   const rounded = Math.round(value * 1000) / 1000;

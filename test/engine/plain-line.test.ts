@@ -1,12 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { NO_MARKS, type Inline } from '../../engine/document/types.js';
-import { layoutParagraph, type LaidLine, type ParagraphSettings } from '../../engine/layout/inline/paragraph.js';
-import { plainLine } from '../../engine/layout/inline/plain-line.js';
-import { Tagger } from '../../engine/layout/structure.js';
-import { palette } from '../../engine/style/palette.js';
-import { fontLibrary } from '../../engine/text/font-library.js';
-import { harfBuzzReady } from '../../engine/text/harfbuzz.js';
+import { NO_MARKS, type Inline } from '#engine/document/types.js';
+import { layoutParagraph, type LaidLine, type ParagraphSettings } from '#engine/layout/inline/paragraph.js';
+import { plainLine } from '#engine/layout/inline/plain-line.js';
+import { Tagger } from '#engine/layout/structure.js';
+import { palette } from '#engine/style/palette.js';
+import { fontLibrary } from '#engine/text/font-library.js';
+import { harfBuzzReady } from '#engine/text/harfbuzz.js';
 
 const env = { fonts: fontLibrary, palette: palette('light'), tagger: new Tagger(null) };
 const settings: ParagraphSettings = {

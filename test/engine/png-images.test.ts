@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { deflateSync } from 'node:zlib';
-import { render, RenderCache } from '../../engine/index.js';
+import { render, RenderCache } from '#engine/index.js';
 import { pdfFile } from '../support/pdf-tools.js';
 import { pngFile, type PngColorType } from '../support/png-file.js';
 

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as fontkit from 'fontkit';
-import { render } from '../../engine/index.js';
+import { render } from '#engine/index.js';
 import { FIXTURES } from '../support/fixtures.js';
 import { boxedCharacters } from '../support/marked-lines.js';
 import { pdftotext } from '../support/pdf-tools.js';

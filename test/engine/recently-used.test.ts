@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RecentlyUsed } from '../../engine/recently-used.js';
+import { RecentlyUsed } from '#engine/recently-used.js';
 
 describe('RecentlyUsed', () => {
   it('should drop the least recently used entries once their weight passes the capacity', () => {

@@ -9,7 +9,7 @@ import {
   RendererBoundError,
   ResourceError,
   render,
-} from '../../engine/index.js';
+} from '#engine/index.js';
 import { pdfinfo, pdftotext } from '../support/pdf-tools.js';
 
 const PNG_1x1 = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';

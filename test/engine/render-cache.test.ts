@@ -10,8 +10,8 @@ import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
-import { render, renderFiles, RenderCache, type RenderOptions } from '../../engine/index.js';
-import { MOST_STREAM_BYTES, StreamCache } from '../../engine/paint/stream-cache.js';
+import { render, renderFiles, RenderCache, type RenderOptions } from '#engine/index.js';
+import { MOST_STREAM_BYTES, StreamCache } from '#engine/paint/stream-cache.js';
 import { fixture } from '../support/fixtures.js';
 import { qpdfCheck, structureText } from '../support/pdf-tools.js';
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { folderLoader, render, type Theme } from '../../engine/index.js';
+import { folderLoader, render, type Theme } from '#engine/index.js';
 import { fixture, FIXTURES } from '../support/fixtures.js';
 import { pdfFile, pdftotext, pixel, qpdfCheck, structureText } from '../support/pdf-tools.js';
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { render } from '../../engine/index.js';
+import { render } from '#engine/index.js';
 import { fixture } from '../support/fixtures.js';
 import { pdfinfo, structureText } from '../support/pdf-tools.js';
 import { openPdf } from '../support/pdfjs.js';

@@ -1,9 +1,9 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { render, type RenderResult } from '../../engine/index.js';
-import { landscape, pageGeometry } from '../../engine/style/page-geometry.js';
-import { METRICS } from '../../engine/style/metrics.js';
-import { DEFAULT_DESIGN } from '../../engine/style/design-settings.js';
+import { render, type RenderResult } from '#engine/index.js';
+import { landscape, pageGeometry } from '#engine/style/page-geometry.js';
+import { METRICS } from '#engine/style/metrics.js';
+import { DEFAULT_DESIGN } from '#engine/style/design-settings.js';
 import { fixture } from '../support/fixtures.js';
 import { pageSizes, pdftotext, structureText, wordBoxes } from '../support/pdf-tools.js';
 import { pageTextItems } from '../support/pdfjs.js';

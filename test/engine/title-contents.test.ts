@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FrontMatterError, render } from '../../engine/index.js';
+import { FrontMatterError, render } from '#engine/index.js';
 import { fixture } from '../support/fixtures.js';
 import { elementLines } from '../support/marked-lines.js';
 import { pdftotext, textLines } from '../support/pdf-tools.js';

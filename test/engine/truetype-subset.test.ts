@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import * as fontkit from 'fontkit';
-import { advanceWidths, type TrueTypeSource } from '../../engine/paint/font-tables.js';
-import { subsetTrueType } from '../../engine/paint/truetype-subset.js';
+import { advanceWidths, type TrueTypeSource } from '#engine/paint/font-tables.js';
+import { subsetTrueType } from '#engine/paint/truetype-subset.js';
 
-const fontFile = (name: string) => readFileSync(new URL(`../../../fonts/${name}`, import.meta.url));
+const fontFile = (name: string) => readFileSync(new URL(`../../../engine/fonts/${name}`, import.meta.url));
 const open = (bytes: Buffer) => fontkit.create(bytes) as unknown as Font;
 
 interface Glyph {

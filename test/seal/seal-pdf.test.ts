@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { render } from '../../engine/index.js';
+import { render } from '#engine/index.js';
 import { systemClock, type Clock } from '../../src/clock.js';
 import { CertificateSealer } from '../../src/seal/certificate-sealer.js';
 import type { SealRequest } from '../../src/seal/seal-request.js';

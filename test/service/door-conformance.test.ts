@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MOST_PAGE_PIXELS } from '../../engine/preview/preview.js';
+import { MOST_PAGE_PIXELS } from '#engine/preview/preview.js';
 import { defaultDeployment } from '../../src/config/deployment.js';
 import { accountBodyCeiling } from '../../src/limits/body-ceiling.js';
 import { effectiveLimits } from '../../src/limits/plans.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { render as renderEngine } from '../../engine/index.js';
+import { render as renderEngine } from '#engine/index.js';
 import { systemClock } from '../../src/clock.js';
 import { masterKey } from '../../src/seal/stored/master-key.js';
 import { sealerFromEnv } from '../../src/seal/sealer-from-env.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { LaidOutDocument, FrameItem } from '../../engine/layout/frame.js';
+import type { LaidOutDocument, FrameItem } from '#engine/layout/frame.js';
 
 export const GOLDEN = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../test/golden');
 

@@ -2,7 +2,7 @@
  * `quire render`'s arguments: which files, where the PDFs go, how resources load, and the
  * engine's feature switches — with the help text that lists them all.
  */
-import { DEFAULT_FEATURES, FEATURE_NAMES, type RenderOptions, type ResourceMode } from '../../../engine/index.js';
+import { DEFAULT_FEATURES, FEATURE_NAMES, type RenderOptions, type ResourceMode } from '@quire/engine';
 import { DEFAULT_NET_SETTINGS } from '../../net/net-settings.js';
 import { CliError } from '../cli-error.js';
 import { addSetting, CONFIG_FILE, type DesignRecord } from './design-config.js';

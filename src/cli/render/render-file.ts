@@ -11,7 +11,7 @@ import {
   type RenderOptions,
   type RenderResult,
   type ResourceLoader,
-} from '../../../engine/index.js';
+} from '@quire/engine';
 import { CliError } from '../cli-error.js';
 import { CLI_RESOURCE_BYTES, type RenderArguments } from './arguments.js';
 import { cliLoader, type RemoteImageMemory } from './resource-loader.js';

@@ -5,7 +5,7 @@
  * documents have none, and a cold render would otherwise spend ~15 ms loading http, https, tls
  * and dns.
  */
-import { folderLoader, localPath, ResourceLoadError, type LoadedResource, type ResourceLoader } from '../../../engine/index.js';
+import { folderLoader, localPath, ResourceLoadError, type LoadedResource, type ResourceLoader } from '@quire/engine';
 import type { RemoteLoader } from '../../net/remote-loader.js';
 import { RESOURCE_SCHEMES } from '../../net/resource-schemes.js';
 import { CLI_RESOURCE_BYTES } from './arguments.js';

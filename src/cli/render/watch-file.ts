@@ -9,7 +9,7 @@
  */
 import { unwatchFile, watch, watchFile as pollFile, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { RenderCache } from '../../../engine/index.js';
+import { RenderCache } from '@quire/engine';
 import { renderFile, type RenderSettings } from './render-file.js';
 import { RemoteImageMemory } from './resource-loader.js';
 import { pages, seconds, StatusLine } from './status-line.js';

@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RenderOptions, RenderResult } from '../../../engine/index.js';
+import type { RenderOptions, RenderResult } from '#engine/index.js';
 
 export async function render(markdown: string, options: RenderOptions = {}): Promise<RenderResult> {
   const [first = '', ...rest] = markdown.split('\n');
@@ -26,6 +26,6 @@ export async function render(markdown: string, options: RenderOptions = {}): Pro
     await sleep(Number(first.slice('sleep:'.length)));
     markdown = rest.join('\n');
   }
-  const engine = await import('../../../engine/index.js');
+  const engine = await import('#engine/index.js');
   return engine.render(markdown, options);
 }

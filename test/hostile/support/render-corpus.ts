@@ -12,7 +12,7 @@
  */
 import { openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { folderLoader, QuireError, render, type ResourceMode } from '../../../engine/index.js';
+import { folderLoader, QuireError, render, type ResourceMode } from '#engine/index.js';
 
 export interface CorpusDocument {
   name: string;

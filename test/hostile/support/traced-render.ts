@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SYSTEM_FONT_DIRS } from '../../../engine/text/font-catalog.js';
+import { SYSTEM_FONT_DIRS } from '#engine/text/font-catalog.js';
 import { DOCUMENT_MS, type CorpusDocument, type CorpusOutcome } from './render-corpus.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
