@@ -1,8 +1,7 @@
 /**
  * The walls of the house, checked by `npm run lint` (dependency-cruiser, type imports counted: a
- * type ties a module to another as surely as a value). Violations that stood when a rule was
- * written are listed in .dependency-cruiser-known-violations.json and shrink as the code moves;
- * any new one fails the lint.
+ * type ties a module to another as surely as a value). There are none: any violation fails the
+ * lint.
  *
  * The engine's stages import one way: parse → build (document, content) → layout → paint and
  * preview; below every stage sit style, drawing, text, resources, options and errors.

@@ -1,6 +1,7 @@
 import type { Block } from '../document/types.js';
 import { drawingItems } from './drawing-items.js';
 import type { FrameItem } from './frame.js';
+import { drawingTextSetter } from './inline/paragraph.js';
 import type { StructId } from './structure.js';
 import type { BlockFrame, DiagramAppendix, LayoutContext } from './blocks/context.js';
 import { box, INFINITE_COST, penalty, type VNode } from './vertical.js';
@@ -42,7 +43,10 @@ export class Appendix implements DiagramAppendix {
       const scale = Math.min(frame.width / drawing.width, height / drawing.height);
       const x = frame.x + (frame.width - drawing.width * scale) / 2;
       const tag = context.tagger.add(block.role, frame.tag, { alt: block.alt });
-      const items: FrameItem[] = [{ kind: 'dest', name: dest, x: frame.x, y: 0 }, ...drawingItems(drawing, { x, y: 0, scale, tag }, context)];
+      const items: FrameItem[] = [
+        { kind: 'dest', name: dest, x: frame.x, y: 0 },
+        ...drawingItems(drawing, { x, y: 0, scale, tag }, drawingTextSetter(context)),
+      ];
       nodes.push(penalty(-INFINITE_COST), box(drawing.height * scale, items, []));
     }
     return nodes;

@@ -1,11 +1,7 @@
 import { applyMatrix, multiply, type Matrix } from '../drawing/matrix.js';
-import type { Drawing } from '../drawing/drawing.js';
-import { NO_MARKS } from '../document/types.js';
+import type { Drawing, DrawingItem } from '../drawing/drawing.js';
 import type { FrameItem } from './frame.js';
-import { layoutParagraph } from './inline/paragraph.js';
-import type { StructId, Tagger } from './structure.js';
-import type { Palette } from '../style/palette.js';
-import type { FontLibrary } from '../text/font-library.js';
+import type { StructId } from './structure.js';
 
 export interface DrawingPlacement {
   /** Page position of the drawing's top-left corner. */
@@ -16,17 +12,27 @@ export interface DrawingPlacement {
   tag: StructId | null;
 }
 
-export interface DrawingEnv {
-  fonts: FontLibrary;
-  palette: Palette;
-  tagger: Tagger;
+type DrawingText = DrawingItem & { kind: 'text' };
+
+/** A drawing's text set as one line: its items measured from the line's top-left. */
+export interface DrawingTextLine {
+  width: number;
+  /** Distance from the line's top to its baseline. */
+  baseline: number;
+  items: readonly FrameItem[];
 }
+
+/**
+ * Sets a drawing's text at `size` points as one line, or nothing. Given by the caller: text is
+ * set by the paragraph layout (inline/), whose lines hold drawings in turn (formulas, emoji).
+ */
+export type DrawingTextSetter = (text: DrawingText, size: number, tag: StructId | null) => DrawingTextLine | undefined;
 
 /**
  * A drawing as frame items: paths keep their geometry under one transform, text is shaped in
  * Quire's fonts (so it extracts and reads as text), images are placed in their boxes.
  */
-export function drawingItems(drawing: Drawing, placement: DrawingPlacement, env: DrawingEnv): FrameItem[] {
+export function drawingItems(drawing: Drawing, placement: DrawingPlacement, setText: DrawingTextSetter): FrameItem[] {
   const base: Matrix = [placement.scale, 0, 0, placement.scale, placement.x, placement.y];
   const items: FrameItem[] = [];
   for (const item of drawing.items) {
@@ -55,29 +61,16 @@ export function drawingItems(drawing: Drawing, placement: DrawingPlacement, env:
         tag: placement.tag,
       });
     } else {
-      items.push(...textItems(item, matrix, placement.tag, env));
+      items.push(...textItems(item, matrix, placement.tag, setText));
     }
   }
   return items;
 }
 
-function textItems(item: Drawing['items'][number] & { kind: 'text' }, matrix: Matrix, tag: StructId | null, env: DrawingEnv): FrameItem[] {
+function textItems(item: DrawingText, matrix: Matrix, tag: StructId | null, setText: DrawingTextSetter): FrameItem[] {
   const size = item.size * Math.sqrt(Math.abs(matrix[0] * matrix[3] - matrix[1] * matrix[2]));
   if (!(size > 0.5)) return [];
-  const [line] = layoutParagraph(
-    [{ kind: 'text', text: item.text, marks: NO_MARKS, link: null, code: null }],
-    {
-      base: { font: item.font, size, color: item.color, features: item.font.family === 'mono' ? 'code' : 'text' },
-      width: 100_000,
-      x: 0,
-      leading: size * 1.2,
-      align: 'start',
-      hyphenator: null,
-      tag,
-      preserveSpaces: true,
-    },
-    { fonts: env.fonts, palette: env.palette, tagger: env.tagger },
-  );
+  const line = setText(item, size, tag);
   if (!line) return [];
   const [x, y] = applyMatrix(matrix, item.x, item.y);
   const shift = item.anchor === 'middle' ? line.width / 2 : item.anchor === 'end' ? line.width : 0;

@@ -140,6 +140,11 @@ export function firstBox(nodes: readonly VNode[]): VBox | undefined {
   return undefined;
 }
 
+/** Nodes that show nothing and only name places (anchors, a quote of nothing but an anchor). */
+export function holdsOnlyDestinations(nodes: readonly VNode[]): boolean {
+  return nodes.length > 0 && nodes.every((node) => node.kind === 'box' && node.height === 0 && node.items.every((item) => item.kind === 'dest'));
+}
+
 /**
  * Joins lines into nodes that break between lines, never leaving one line alone at the foot
  * (orphan) or head (widow) of a page, and loath to end a page in a hyphenated word.

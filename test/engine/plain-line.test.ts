@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { NO_MARKS, type Inline } from '#engine/document/types.js';
-import { layoutParagraph, type LaidLine, type ParagraphSettings } from '#engine/layout/inline/paragraph.js';
+import type { LaidLine } from '#engine/layout/inline/line-items.js';
+import { layoutParagraph, type ParagraphSettings } from '#engine/layout/inline/paragraph.js';
 import { plainLine } from '#engine/layout/inline/plain-line.js';
 import { Tagger } from '#engine/layout/structure.js';
 import { palette } from '#engine/style/palette.js';

@@ -1,8 +1,9 @@
 /**
- * The engine as a library user gets it: `npm pack` of engine/, installed into a new project by a
- * machine with no C compiler, make or Python on its PATH (from npm's cache: no test reaches past
- * loopback), then used from a strict TypeScript program (NodeNext, skipLibCheck off) and from a
- * CommonJS script. Prints the installed size, the package count and the install time.
+ * The engine as a library user gets it: `npm pack` of engine/, installed by `npm ci` into a new
+ * project on a PATH with no C compiler, make or Python, then used from a strict TypeScript
+ * program (NodeNext, skipLibCheck off) and from a CommonJS script. The install reads npm's cache
+ * alone (the lockfile is cut from this repository's: no test reaches past loopback). Prints the
+ * installed size, the package count and the install time.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -12,11 +13,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { offlineLockfile } from '../support/offline-lockfile.js';
 import { pdftotext } from '../support/pdf-tools.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const ROOT_PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+const NPM = path.join(path.dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 
 const TS_PROGRAM = `import { writeFileSync } from 'node:fs';
@@ -48,7 +50,7 @@ function bareBin(folder: string): string {
   const bin = path.join(folder, 'bin');
   mkdirSync(bin);
   symlinkSync(process.execPath, path.join(bin, 'node'));
-  symlinkSync(path.join(path.dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js'), path.join(bin, 'npm'));
+  symlinkSync(NPM, path.join(bin, 'npm'));
   return bin;
 }
 
@@ -71,20 +73,20 @@ describe('the engine package, installed where nothing can be compiled', () => {
   before(async () => {
     work = mkdtempSync(path.join(tmpdir(), 'quire-engine-package-'));
     env = { HOME: process.env.HOME, PATH: bareBin(work), npm_config_cache: process.env.npm_config_cache };
-    const packed = await run(process.execPath, [path.join(path.dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js'), 'pack', '--workspace', 'engine', '--pack-destination', work, '--json'], {
-      cwd: ROOT,
-      maxBuffer: 64 << 20,
-    });
-    const [{ filename }] = JSON.parse(packed.stdout) as { filename: string }[];
+    const packed = await run(process.execPath, [NPM, 'pack', '--workspace', 'engine', '--pack-destination', work, '--json'], { cwd: ROOT, maxBuffer: 64 << 20 });
+    const filename = (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename;
     project = path.join(work, 'project');
     mkdirSync(project);
-    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    const started = performance.now();
-    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(work, filename), `@types/node@${ROOT_PACKAGE.devDependencies['@types/node']}`], {
-      cwd: project,
-      env,
-      maxBuffer: 64 << 20,
+    const { dependencies, lockfile } = offlineLockfile(path.join(ROOT, 'package-lock.json'), {
+      workspace: 'engine',
+      tarball: `../${filename}`,
+      tarballPath: path.join(work, filename),
+      extra: ['@types/node'],
     });
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }));
+    writeFileSync(path.join(project, 'package-lock.json'), JSON.stringify(lockfile));
+    const started = performance.now();
+    await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: project, env, maxBuffer: 64 << 20 });
     const seconds = (performance.now() - started) / 1000;
     const lock = JSON.parse(readFileSync(path.join(project, 'node_modules/.package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
     const entries = Object.entries(lock.packages).filter(([name]) => !name.includes('@types/'));

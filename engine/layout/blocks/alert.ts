@@ -5,9 +5,8 @@ import type { StructId } from '../structure.js';
 import { METRICS } from '../../style/metrics.js';
 import type { Color } from '../../style/color.js';
 import { box, container, glue, INFINITE_COST, penalty, type BlockNodes, type VBox } from '../vertical.js';
-import { indented, type BlockFrame, type LayoutContext } from './context.js';
+import { indented, type BlockFrame, type LayoutBlocks, type LayoutContext } from './context.js';
 import { ALERT_ICONS, OCTICON_GRID } from './alert-icons.js';
-import { layoutBlocks } from './index.js';
 import { textLines } from './text-block.js';
 
 /** The titles GitHub prints, in English whatever the document's language, as GitHub does. */
@@ -18,7 +17,13 @@ const TITLES: Readonly<Record<AlertKind, string>> = { note: 'Note', tip: 'Tip', 
  * (icon and name) in that colour, then the body in ordinary text. Tagged as a Div whose title is
  * its first paragraph (GitHub's own HTML is a `div` with a title `p`); the icon is an artifact.
  */
-export function layoutAlert(block: Block & { kind: 'quote' }, kind: AlertKind, frame: BlockFrame, context: LayoutContext): BlockNodes {
+export function layoutAlert(
+  block: Block & { kind: 'quote' },
+  kind: AlertKind,
+  frame: BlockFrame,
+  context: LayoutContext,
+  layoutBlocks: LayoutBlocks,
+): BlockNodes {
   const color = context.palette.alerts[kind];
   const tag = context.tagger.add('Div', frame.tag);
   const rule = container({ kind: 'rule', x: frame.x, width: METRICS.quoteRuleWidth, color });

@@ -5,7 +5,7 @@ import type { PageGeometry } from '../../style/page-geometry.js';
 import type { Palette } from '../../style/palette.js';
 import type { Block } from '../../document/types.js';
 import type { FrameItem } from '../frame.js';
-import type { Container, VNode } from '../vertical.js';
+import type { BlockNodes, Container, VNode } from '../vertical.js';
 import type { TextLook } from './text-look.js';
 
 /** What every block layout shares in one render. */
@@ -34,6 +34,12 @@ export interface LayoutContext {
   signal: AbortSignal | undefined;
   warn(message: string): void;
 }
+
+/**
+ * Lays out a sequence of blocks: the dispatcher's `layoutBlocks` (blocks/index.ts), handed to the
+ * blocks that hold blocks (quotes, alerts, list items) so that they need not import it.
+ */
+export type LayoutBlocks = (blocks: readonly Block[], frame: BlockFrame, context: LayoutContext) => BlockNodes;
 
 /** Where a block is laid out: its left edge, width, enclosing decorations and parent element. */
 export interface BlockFrame {

@@ -1,5 +1,6 @@
 import { NO_MARKS, type Block } from '../../document/types.js';
 import { drawingItems } from '../drawing-items.js';
+import { drawingTextSetter } from '../inline/paragraph.js';
 import { METRICS } from '../../style/metrics.js';
 import { box, figureNodes, type BlockNodes, type VBox } from '../vertical.js';
 import { mayFloat, type BlockFrame, type LayoutContext } from './context.js';
@@ -21,7 +22,7 @@ export function layoutDrawingBlock(block: Block & { kind: 'drawing' }, frame: Bl
   const height = drawing.height * scale;
   const x = frame.x + (frame.width - width) / 2;
   const tag = context.tagger.add(block.role, frame.tag, { alt: block.alt });
-  const items = drawingItems(drawing, { x, y: 0, scale, tag }, context);
+  const items = drawingItems(drawing, { x, y: 0, scale, tag }, drawingTextSetter(context));
   if (block.appendix) items.push(...context.appendix.add(block, x, width, height, context.tagger, frame.tag));
   const boxes: VBox[] = [box(height, items, frame.containers)];
   if (block.caption) {

@@ -5,6 +5,7 @@ import { box, figureNodes, type BlockNodes, type BoxItem, type VBox } from '../v
 import { mayFloat, type BlockFrame, type LayoutContext } from './context.js';
 import { POINTS_PER_PIXEL } from '../inline/objects.js';
 import { drawingItems } from '../drawing-items.js';
+import { drawingTextSetter } from '../inline/paragraph.js';
 import { smallLook } from './looks.js';
 import { MAX_PAGE_SHARE } from './drawing.js';
 import { textLines } from './text-block.js';
@@ -29,7 +30,7 @@ export function layoutFigure(block: Block & { kind: 'figure' }, frame: BlockFram
     height = naturalHeight * fit;
     const x = frame.x + (frame.width - width) / 2;
     if (image.kind === 'raster') items.push({ kind: 'image', x, y: 0, width, height, image, tag: figureTag });
-    else items.push(...drawingItems(image.drawing, { x, y: 0, scale: image.drawing.unit * fit, tag: figureTag }, context));
+    else items.push(...drawingItems(image.drawing, { x, y: 0, scale: image.drawing.unit * fit, tag: figureTag }, drawingTextSetter(context)));
     if (block.link) items.push({ kind: 'link', x, y: 0, width, height, target: block.link.target, description: block.link.description, tag: linkTag });
   } else {
     height = PLACEHOLDER_HEIGHT;

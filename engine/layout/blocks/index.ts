@@ -1,6 +1,6 @@
 import type { Block } from '../../document/types.js';
 import { throwIfAborted } from '../../errors.js';
-import { box, gap, INFINITE_COST, penalty, type BlockNodes, type BoxItem, type VBox, type VNode } from '../vertical.js';
+import { box, gap, holdsOnlyDestinations, INFINITE_COST, penalty, type BlockNodes, type BoxItem, type VBox, type VNode } from '../vertical.js';
 import { destination } from '../frame.js';
 import type { CachedLayout } from './block-cache.js';
 import type { BlockFrame, LayoutContext } from './context.js';
@@ -26,9 +26,9 @@ export function layoutBlock(block: Block, frame: BlockFrame, context: LayoutCont
     case 'code':
       return layoutCode(block, frame, context);
     case 'quote':
-      return layoutQuote(block, frame, context);
+      return layoutQuote(block, frame, context, layoutBlocks);
     case 'list':
-      return layoutList(block, frame, context);
+      return layoutList(block, frame, context, layoutBlocks);
     case 'table':
       return layoutTable(block, frame, context);
     case 'rule':
@@ -100,11 +100,6 @@ export function layoutBlocks(blocks: readonly Block[], frame: BlockFrame, contex
   // Kept with what comes before: no page breaks between two boxes.
   if (waiting.length > 0) nodes.push(box(0, waiting, frame.containers));
   return { nodes, spaceBefore, spaceAfter };
-}
-
-/** Nodes that show nothing and only name places (anchors, a quote of nothing but an anchor). */
-export function holdsOnlyDestinations(nodes: readonly VNode[]): boolean {
-  return nodes.length > 0 && nodes.every((node) => node.kind === 'box' && node.height === 0 && node.items.every((item) => item.kind === 'dest'));
 }
 
 /** The first box of laid-out nodes, looking inside floats and turned pages. */

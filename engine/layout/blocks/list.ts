@@ -2,9 +2,8 @@ import type { Block, ListItem } from '../../document/types.js';
 import type { FrameItem } from '../frame.js';
 import type { StructId } from '../structure.js';
 import { METRICS } from '../../style/metrics.js';
-import { box, firstBox, glue, type BlockNodes, type VNode } from '../vertical.js';
-import { indented, type BlockFrame, type LayoutContext } from './context.js';
-import { holdsOnlyDestinations, layoutBlocks } from './index.js';
+import { box, firstBox, glue, holdsOnlyDestinations, type BlockNodes, type VNode } from '../vertical.js';
+import { indented, type BlockFrame, type LayoutBlocks, type LayoutContext } from './context.js';
 import { labelItems } from './label.js';
 
 /** Bullets change shape with depth, as on GitHub: disc, circle, square. */
@@ -12,7 +11,7 @@ const BULLETS = ['disc', 'circle', 'square'] as const;
 const TIGHT_ITEM_GAP = 2;
 
 /** A list: hanging labels aligned on their right edge, items' blocks indented beside them. */
-export function layoutList(block: Block & { kind: 'list' }, frame: BlockFrame, context: LayoutContext): BlockNodes {
+export function layoutList(block: Block & { kind: 'list' }, frame: BlockFrame, context: LayoutContext, layoutBlocks: LayoutBlocks): BlockNodes {
   const tag = context.tagger.add('L', frame.tag);
   const labelWidth = block.ordered ? labelWidthFor(block.start + block.items.length - 1, context) : 0;
   const indent = Math.max(METRICS.listIndent, labelWidth + METRICS.listLabelGap);
@@ -20,7 +19,8 @@ export function layoutList(block: Block & { kind: 'list' }, frame: BlockFrame, c
   block.items.forEach((item, index) => {
     const itemTag = context.tagger.add('LI', tag);
     const label: Label = block.ordered ? `${block.start + index}.` : BULLETS[frame.listDepth % BULLETS.length]!;
-    const itemNodes = layoutItem(item, label, indent, { ...frame, tag: itemTag, tight: block.tight, listDepth: frame.listDepth + 1 }, itemTag, context);
+    const itemFrame = { ...frame, tag: itemTag, tight: block.tight, listDepth: frame.listDepth + 1 };
+    const itemNodes = layoutItem(item, label, indent, itemFrame, itemTag, context, layoutBlocks);
     if (index > 0) nodes.push(glue(block.tight ? TIGHT_ITEM_GAP : METRICS.paragraphGap));
     nodes.push(...itemNodes);
   });
@@ -30,7 +30,15 @@ export function layoutList(block: Block & { kind: 'list' }, frame: BlockFrame, c
 
 type Label = string | (typeof BULLETS)[number];
 
-function layoutItem(item: ListItem, label: Label, indent: number, frame: BlockFrame, itemTag: StructId | null, context: LayoutContext): VNode[] {
+function layoutItem(
+  item: ListItem,
+  label: Label,
+  indent: number,
+  frame: BlockFrame,
+  itemTag: StructId | null,
+  context: LayoutContext,
+  layoutBlocks: LayoutBlocks,
+): VNode[] {
   const drawn = item.checked !== null || isBullet(label);
   const labelTag = context.tagger.add('Lbl', itemTag, drawn ? { actualText: labelText(item.checked) } : {});
   const bodyTag = context.tagger.add('LBody', itemTag);

@@ -1,5 +1,6 @@
 import type { Inline } from '../../document/types.js';
-import { layoutParagraph, measureParagraph, type LaidLine, type ParagraphEnv, type ParagraphMeasure, type ParagraphSettings } from '../inline/paragraph.js';
+import type { LaidLine } from '../inline/line-items.js';
+import { layoutParagraph, measureParagraph, type ParagraphEnv, type ParagraphMeasure, type ParagraphSettings } from '../inline/paragraph.js';
 import type { StructId } from '../structure.js';
 import { box, type VBox } from '../vertical.js';
 import { untagged, type BlockFrame, type LayoutContext } from './context.js';

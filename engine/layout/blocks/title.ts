@@ -4,6 +4,7 @@ import { box, INFINITE_COST, penalty, type BlockNodes, type BoxItem, type VBox, 
 import type { ImageResource } from '../../resources/image.js';
 import { POINTS_PER_PIXEL } from '../inline/objects.js';
 import { drawingItems } from '../drawing-items.js';
+import { drawingTextSetter } from '../inline/paragraph.js';
 import type { StructRole } from '../structure.js';
 import type { BlockFrame, LayoutContext } from './context.js';
 import { textLines, type TextLook } from './text-block.js';
@@ -76,6 +77,6 @@ function coverBox(image: ImageResource, frame: BlockFrame, context: LayoutContex
   const items: BoxItem[] =
     image.kind === 'raster'
       ? [{ kind: 'image', x, y: 0, width, height, image, tag: null }]
-      : drawingItems(image.drawing, { x, y: 0, scale: image.drawing.unit * fit, tag: null }, context);
+      : drawingItems(image.drawing, { x, y: 0, scale: image.drawing.unit * fit, tag: null }, drawingTextSetter(context));
   return box(height, items, frame.containers);
 }

@@ -2,9 +2,8 @@ import { reorderRuns } from '../../text/bidi.js';
 import type { FrameItem, GlyphRunItem, PlacedGlyph } from '../frame.js';
 import type { Palette } from '../../style/palette.js';
 import type { FontLibrary } from '../../text/font-library.js';
-import type { Tagger } from '../structure.js';
+import type { DrawingTextSetter } from '../drawing-items.js';
 import { drawObject } from './objects.js';
-import type { LaidLine } from './paragraph.js';
 import type { Piece } from './words.js';
 
 export interface LineEntry {
@@ -28,7 +27,22 @@ export interface LineSettings {
   rtl: boolean;
   palette: Palette;
   fonts: FontLibrary;
-  tagger: Tagger;
+  /** For the text of drawings set in the line (formulas, SVG images). */
+  setDrawingText: DrawingTextSetter;
+}
+
+/** One line of a paragraph: its height and items, with y measured from the line's top. */
+export interface LaidLine {
+  height: number;
+  /** Distance from the line's top to its baseline. */
+  baseline: number;
+  /** Width the line's content takes (less than the measure unless justified). */
+  width: number;
+  items: FrameItem[];
+  /** Numbers of the footnotes referenced on this line. */
+  footnotes: number[];
+  /** The line ends in a word broken at a hyphenation point. */
+  hyphenated: boolean;
 }
 
 /** Lays one broken line out in visual order: glyph runs, inline code tints, images, links. */

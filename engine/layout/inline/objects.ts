@@ -2,9 +2,8 @@ import type { Drawing } from '../../drawing/drawing.js';
 import type { DrawingRole } from '../../document/types.js';
 import type { ImageResource } from '../../resources/image.js';
 import type { FontLibrary } from '../../text/font-library.js';
-import { drawingItems } from '../drawing-items.js';
+import { drawingItems, type DrawingTextSetter } from '../drawing-items.js';
 import type { FrameItem } from '../frame.js';
-import type { Tagger } from '../structure.js';
 import { METRICS } from '../../style/metrics.js';
 import type { Palette } from '../../style/palette.js';
 import type { RunStyle } from './run-style.js';
@@ -64,7 +63,7 @@ function columnWidth(style: RunStyle, fonts: FontLibrary): number {
 export interface ObjectEnv {
   fonts: FontLibrary;
   palette: Palette;
-  tagger: Tagger;
+  setDrawingText: DrawingTextSetter;
 }
 
 /** Frame items for an object whose box starts at `x` on the line's baseline. */
@@ -74,7 +73,7 @@ export function drawObject(object: InlineObject, box: ObjectBox, x: number, base
   if (object.kind === 'image') {
     const image = object.image;
     if (image.kind === 'raster') return [{ kind: 'image', x, y: top, width: box.width, height, image, tag: style.tag }];
-    if (image.kind === 'vector') return drawingItems(image.drawing, { x, y: top, scale: box.scale, tag: style.tag }, env);
+    if (image.kind === 'vector') return drawingItems(image.drawing, { x, y: top, scale: box.scale, tag: style.tag }, env.setDrawingText);
     const label = placeholderLabel(object.alt, style, env.fonts);
     return [
       { kind: 'rect', x, y: top, width: box.width, height, fill: null, stroke: env.palette.rule, lineWidth: 0.6, radius: 2, tag: null, actualText: null },
@@ -94,7 +93,7 @@ export function drawObject(object: InlineObject, box: ObjectBox, x: number, base
   }
   // Centred in its box, which may be wider than the drawing (an emoji's two columns in code).
   const inset = (box.width - object.drawing.width * box.scale) / 2;
-  const items = drawingItems(object.drawing, { x: x + inset, y: top, scale: box.scale, tag: style.tag }, env);
+  const items = drawingItems(object.drawing, { x: x + inset, y: top, scale: box.scale, tag: style.tag }, env.setDrawingText);
   if (object.role.kind === 'text') items.push(textCarrier(object.role.text, box.width, x, baseline, style, env));
   return items;
 }

@@ -1,13 +1,14 @@
-import type { Inline } from '../../document/types.js';
+import { NO_MARKS, type Inline } from '../../document/types.js';
 import type { FontLibrary } from '../../text/font-library.js';
 import type { Hyphenator } from '../../text/hyphenation.js';
-import { destination, type FrameItem } from '../frame.js';
+import type { DrawingTextSetter } from '../drawing-items.js';
+import { destination } from '../frame.js';
 import { breakLines, FIT_EPSILON, INFINITE_PENALTY, type KpBreak, type KpNode } from '../knuth-plass.js';
 import { cutToWidth, type CutSettings } from './emergency-cuts.js';
 import type { StructId, Tagger } from '../structure.js';
 import type { Palette } from '../../style/palette.js';
 import { flattenInlines, type FlatAnchor } from './flatten.js';
-import { drawLine, type LineEntry, type LineSettings } from './line-items.js';
+import { drawLine, type LaidLine, type LineEntry, type LineSettings } from './line-items.js';
 import type { BaseStyle } from './run-style.js';
 import { shapeWords, wordFragments, type Piece, type Word } from './words.js';
 
@@ -32,20 +33,6 @@ export interface ParagraphEnv {
   fonts: FontLibrary;
   palette: Palette;
   tagger: Tagger;
-}
-
-/** One line of a paragraph: its height and items, with y measured from the line's top. */
-export interface LaidLine {
-  height: number;
-  /** Distance from the line's top to its baseline. */
-  baseline: number;
-  /** Width the line's content takes (less than the measure unless justified). */
-  width: number;
-  items: FrameItem[];
-  /** Numbers of the footnotes referenced on this line. */
-  footnotes: number[];
-  /** The line ends in a word broken at a hyphenation point. */
-  hyphenated: boolean;
 }
 
 /** Penalty for breaking at a hyphenation point in justified text (TeX's \hyphenpenalty). */
@@ -168,8 +155,30 @@ export function lineSettings(settings: ParagraphSettings, env: ParagraphEnv, rtl
     rtl,
     palette: env.palette,
     fonts: env.fonts,
-    tagger: env.tagger,
+    setDrawingText: drawingTextSetter(env),
   };
+}
+
+/**
+ * Sets a drawing's text (an SVG's, a diagram's) as one line of a paragraph, spaces kept as typed:
+ * given to `drawingItems` by what places a drawing, a line (above) or a block.
+ */
+export function drawingTextSetter(env: ParagraphEnv): DrawingTextSetter {
+  return (text, size, tag) =>
+    layoutParagraph(
+      [{ kind: 'text', text: text.text, marks: NO_MARKS, link: null, code: null }],
+      {
+        base: { font: text.font, size, color: text.color, features: text.font.family === 'mono' ? 'code' : 'text' },
+        width: 100_000,
+        x: 0,
+        leading: size * 1.2,
+        align: 'start',
+        hyphenator: null,
+        tag,
+        preserveSpaces: true,
+      },
+      env,
+    )[0];
 }
 
 /** Shaped words → Knuth–Plass boxes, glue and penalties, each with the piece it draws. */

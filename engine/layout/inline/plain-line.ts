@@ -1,7 +1,7 @@
 import type { Inline } from '../../document/types.js';
 import { FIT_EPSILON } from '../knuth-plass.js';
-import { drawLine, type LineEntry } from './line-items.js';
-import { lineSettings, type LaidLine, type ParagraphEnv, type ParagraphSettings } from './paragraph.js';
+import { drawLine, type LaidLine, type LineEntry } from './line-items.js';
+import { lineSettings, type ParagraphEnv, type ParagraphSettings } from './paragraph.js';
 import { styleFor } from './run-style.js';
 import { shapePiece } from './words.js';
 
