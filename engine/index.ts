@@ -3,6 +3,7 @@
  *
  *   markdown ─parse─▶ mdast ─build─▶ document ─layout─▶ pages of boxes ─paint─▶ PDF bytes
  */
+import { cacheParts } from './cache-parts.js';
 import { EmptyDocumentError } from './errors.js';
 import { layOutSources, type Source } from './pipeline.js';
 import type { RenderOptions } from './options.js';
@@ -64,10 +65,11 @@ export async function renderFiles(files: readonly MarkdownFile[], options: Rende
 }
 
 async function renderSources(sources: readonly Source[], options: RenderCallOptions): Promise<RenderResult> {
-  const { document, laidOut, clock } = await layOutSources(sources, options, options.cache);
+  const parts = options.cache && cacheParts(options.cache);
+  const { document, laidOut, clock } = await layOutSources(sources, options, parts);
   const pdf = await paintDocument(laidOut, {
     signal: options.limits?.signal,
-    ...(options.cache && { streams: options.cache.streams, splitImages: options.cache.splitImages }),
+    ...(parts && { streams: parts.streams, splitImages: parts.splitImages }),
   });
   clock.mark('serialize');
 

@@ -6,15 +6,8 @@
  * with alpha, split into colour and soft mask, so a screenshot is decoded once. Pass the same cache to each render of the document (`options.cache`); its
  * memory is bounded whatever the documents (see BlockCache, CodeBlockCache, StreamCache and
  * SplitImageCache).
+ *
+ * A handle: what it keeps is the engine's own (cache-parts.ts), so its declarations name none of
+ * the engine's inner types.
  */
-import { CodeBlockCache } from './document/code-block-cache.js';
-import { BlockCache } from './layout/blocks/block-cache.js';
-import { SplitImageCache } from './paint/png-image.js';
-import { StreamCache } from './paint/stream-cache.js';
-
-export class RenderCache {
-  readonly blocks = new BlockCache();
-  readonly codeBlocks = new CodeBlockCache();
-  readonly streams = new StreamCache();
-  readonly splitImages = new SplitImageCache();
-}
+export class RenderCache {}

@@ -1,26 +1,31 @@
-import * as hb from 'harfbuzzjs';
+import type * as HarfBuzz from 'harfbuzzjs';
 
 /**
  * HarfBuzz (WebAssembly) does the shaping: glyph for glyph what fontkit gives on Latin, Arabic,
  * Indic and the rest, and about ten times faster on a document's first pass through its words.
  * One buffer is reused for every call (shaping is synchronous).
  *
- * The package as published starts its WebAssembly while it is imported (a top-level await); the
- * CommonJS bundle of the CLI cannot wait there, so it exports the start as `ready` instead, made
- * synchronous so that it never waits behind the main thread's work (scripts/bundle.mjs). Nothing
- * here touches HarfBuzz before `harfBuzzReady` has settled.
+ * The package as published starts its WebAssembly while it is imported (a top-level await), so
+ * it is imported here, at once but not statically: no module of the engine then holds a
+ * top-level await, and CommonJS can `require()` the engine. The CLI's CommonJS bundle exports the
+ * start as `ready` instead, made synchronous so that it never waits behind the main thread's work
+ * (scripts/bundle.mjs). Nothing here touches HarfBuzz before `harfBuzzReady` has settled.
  */
-export const harfBuzzReady: Promise<void> = Promise.resolve((hb as { ready?: Promise<void> }).ready);
+let hb: typeof HarfBuzz;
+export const harfBuzzReady: Promise<void> = import('harfbuzzjs').then(async (module) => {
+  await (module as { ready?: Promise<void> }).ready;
+  hb = module;
+});
 
-let sharedBuffer: hb.Buffer | undefined;
+let sharedBuffer: HarfBuzz.Buffer | undefined;
 
 /** OpenType features from `+liga`/`-kern` strings, parsed on first use. */
 export class HbFeatures {
-  private parsed: hb.Feature[] | undefined;
+  private parsed: HarfBuzz.Feature[] | undefined;
 
   constructor(private readonly list: readonly string[]) {}
 
-  get features(): hb.Feature[] {
+  get features(): HarfBuzz.Feature[] {
     return (this.parsed ??= this.list.map((text) => {
       const feature = hb.Feature.fromString(text);
       if (!feature) throw new Error(`bad OpenType feature "${text}"`);
@@ -39,11 +44,11 @@ export interface HbGlyph {
 }
 
 /** A font as HarfBuzz sees it, made from the same bytes fontkit read (face `index` of a collection). */
-export function hbFont(bytes: Uint8Array, index: number): hb.Font {
+export function hbFont(bytes: Uint8Array, index: number): HarfBuzz.Font {
   return new hb.Font(new hb.Face(new hb.Blob(bytes), index));
 }
 
-export function shapeText(font: hb.Font, text: string, rtl: boolean, featureSet: HbFeatures): HbGlyph[] {
+export function shapeText(font: HarfBuzz.Font, text: string, rtl: boolean, featureSet: HbFeatures): HbGlyph[] {
   const buffer = (sharedBuffer ??= new hb.Buffer());
   buffer.clearContents();
   // Left to right, marks keep clusters of their own (HarfBuzz's level 1): a letter and an accent

@@ -284,6 +284,9 @@ describe('quire render on real work', () => {
   });
 });
 
+/** Longer than any render here takes on a busy machine; a render that never comes fails the test instead of hanging it. */
+const UNTIL_MS = 60_000;
+
 /** `quire render FILE --watch -o OUTPUT` in a process of its own, with what it prints and a wait for its nth render. */
 function watch(
   file: string,
@@ -296,9 +299,11 @@ function watch(
   const lines = (pattern: RegExp) => stderr.split('\n').filter((line) => pattern.test(line)).length;
   const until = (renders: number) =>
     new Promise<void>((resolve, reject) => {
+      const started = Date.now();
       const check = () => {
         if (lines(/^quire: wrote /) >= renders) resolve();
         else if (child.exitCode !== null) reject(new Error(`quire stopped: ${stderr}`));
+        else if (Date.now() - started > UNTIL_MS) reject(new Error(`no render ${renders} in ${UNTIL_MS / 1000} s: ${stderr}`));
         else setTimeout(check, 50);
       };
       check();

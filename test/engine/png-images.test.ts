@@ -14,6 +14,7 @@ import { deflateSync } from 'node:zlib';
 import { render, RenderCache } from '#engine/index.js';
 import { pdfFile } from '../support/pdf-tools.js';
 import { pngFile, type PngColorType } from '../support/png-file.js';
+import { cacheParts } from '#engine/cache-parts.js';
 
 const WIDTH = 37;
 const HEIGHT = 23;
@@ -176,7 +177,7 @@ test('an image with alpha is split once across renders that share a RenderCache,
   const cache = new RenderCache();
   await render(markdown('First.'), { cache });
   const edited = await render(markdown('Second, edited.'), { cache });
-  assert.deepEqual(cache.splitImages.counts, { reused: 1, split: 1 });
+  assert.deepEqual(cacheParts(cache).splitImages.counts, { reused: 1, split: 1 });
   const fresh = await render(markdown('Second, edited.'));
   assert.equal(Buffer.compare(Buffer.from(edited.pdf), Buffer.from(fresh.pdf)), 0);
 });

@@ -14,6 +14,7 @@ import { render, renderFiles, RenderCache, type RenderOptions } from '#engine/in
 import { MOST_STREAM_BYTES, StreamCache } from '#engine/paint/stream-cache.js';
 import { fixture } from '../support/fixtures.js';
 import { qpdfCheck, structureText } from '../support/pdf-tools.js';
+import { cacheParts } from '#engine/cache-parts.js';
 
 const spec = readFileSync(createRequire(import.meta.url).resolve('commonmark-spec/spec.txt'), 'utf8');
 
@@ -67,15 +68,15 @@ describe('render cache', () => {
     const cache = new RenderCache();
     const first = await render(source, { cache });
     assert.match(first.warnings.join('\n'), /diagram not drawn/i);
-    assert.deepEqual(cache.codeBlocks.counts, { reused: 0, made: 3 });
+    assert.deepEqual(cacheParts(cache).codeBlocks.counts, { reused: 0, made: 3 });
     const edited = withWords(source, 0, 'And a few words more.');
     const cached = await render(edited, { cache });
     // The broken diagram is made again; the drawn one and the code are taken as they were.
-    assert.deepEqual(cache.codeBlocks.counts, { reused: 2, made: 4 });
+    assert.deepEqual(cacheParts(cache).codeBlocks.counts, { reused: 2, made: 4 });
     assert.ok(Buffer.from(cached.pdf).equals(Buffer.from((await render(edited)).pdf)));
     // A different theme makes them again.
     await render(edited, { cache, design: { theme: 'dark' } });
-    assert.deepEqual(cache.codeBlocks.counts, { reused: 2, made: 7 });
+    assert.deepEqual(cacheParts(cache).codeBlocks.counts, { reused: 2, made: 7 });
   });
 
   it('should renumber the structure of reused files when an edit of an earlier file moves it', async () => {
@@ -88,7 +89,7 @@ describe('render cache', () => {
     await renderFiles(files('# One\n\nA paragraph.'), { ...options, cache });
     const edited = files('# One\n\nA paragraph with a [link](https://example.com) and `code`.\n\n> A quote.');
     const cached = await renderFiles(edited, { ...options, cache });
-    assert.ok(cache.blocks.counts.reused >= 15, `${cache.blocks.counts.reused} blocks reused`);
+    assert.ok(cacheParts(cache).blocks.counts.reused >= 15, `${cacheParts(cache).blocks.counts.reused} blocks reused`);
     assert.ok(Buffer.from(cached.pdf).equals(Buffer.from((await renderFiles(edited, options)).pdf)));
     // The second file's structure follows the first's new elements, in its own Part.
     assert.match(
@@ -100,13 +101,13 @@ describe('render cache', () => {
   it('should lay out only the blocks an edit changed and compress only the pages it changed', async () => {
     const cache = new RenderCache();
     const first = await render(spec, { cache });
-    const blocks = cache.blocks.counts.laidOut;
-    const streamBytes = cache.streams.keptBytes;
+    const blocks = cacheParts(cache).blocks.counts.laidOut;
+    const streamBytes = cacheParts(cache).streams.keptBytes;
     await render(withWords(spec, 0.5, 'And a few words more.'), { cache });
-    const { reused, laidOut } = cache.blocks.counts;
+    const { reused, laidOut } = cacheParts(cache).blocks.counts;
     assert.ok(reused > blocks * 0.9, `${reused} of ${blocks} blocks reused`);
     assert.ok(laidOut < blocks * 0.05, `${laidOut} blocks laid out again`);
-    const added = cache.streams.keptBytes - streamBytes;
+    const added = cacheParts(cache).streams.keptBytes - streamBytes;
     assert.ok(added > 0 && added < streamBytes * 0.1, `${added} bytes compressed again of ${streamBytes} (${first.pages} pages)`);
   });
 

@@ -73,7 +73,10 @@ describe('the engine package, installed where nothing can be compiled', () => {
   before(async () => {
     work = mkdtempSync(path.join(tmpdir(), 'quire-engine-package-'));
     env = { HOME: process.env.HOME, PATH: bareBin(work), npm_config_cache: process.env.npm_config_cache };
-    const packed = await run(process.execPath, [NPM, 'pack', '--workspace', 'engine', '--pack-destination', work, '--json'], { cwd: ROOT, maxBuffer: 64 << 20 });
+    const packed = await run(process.execPath, [NPM, 'pack', '--workspace', 'engine', '--pack-destination', work, '--json'], {
+      cwd: ROOT,
+      maxBuffer: 64 << 20,
+    });
     const filename = (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename;
     project = path.join(work, 'project');
     mkdirSync(project);
@@ -88,7 +91,9 @@ describe('the engine package, installed where nothing can be compiled', () => {
     const started = performance.now();
     await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: project, env, maxBuffer: 64 << 20 });
     const seconds = (performance.now() - started) / 1000;
-    const lock = JSON.parse(readFileSync(path.join(project, 'node_modules/.package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const lock = JSON.parse(readFileSync(path.join(project, 'node_modules/.package-lock.json'), 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
     const entries = Object.entries(lock.packages).filter(([name]) => !name.includes('@types/'));
     installed = { packages: entries.map(([name]) => name), withInstallScripts: entries.filter(([, entry]) => entry.hasInstallScript).map(([name]) => name) };
     const megabytes = folderBytes(path.join(project, 'node_modules')) / 1e6;

@@ -52,7 +52,11 @@ export function offlineLockfile(repositoryLock: string, options: { workspace: st
     if (!at || packages[at]) continue;
     const entry = lock.packages[at]!;
     packages[at] = entry;
-    for (const next of [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...Object.keys(entry.peerDependencies ?? {})]) {
+    for (const next of [
+      ...Object.keys(entry.dependencies ?? {}),
+      ...Object.keys(entry.optionalDependencies ?? {}),
+      ...Object.keys(entry.peerDependencies ?? {}),
+    ]) {
       pending.push([at, next]);
     }
   }
@@ -70,4 +74,3 @@ export function offlineLockfile(repositoryLock: string, options: { workspace: st
     lockfile: { name: 'consumer', lockfileVersion: 3, requires: true, packages: { '': { name: 'consumer', dependencies }, ...packages } },
   };
 }
-

@@ -7,7 +7,7 @@
  * lays out and compresses again only what it changed; and the remote images they load: a save
  * fetches only those it adds (or that failed before).
  */
-import { unwatchFile, watch, watchFile as pollFile, writeFileSync } from 'node:fs';
+import { statSync, unwatchFile, watch, watchFile as pollFile, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RenderCache } from '@quire/engine';
 import { renderFile, type RenderSettings } from './render-file.js';
@@ -54,8 +54,21 @@ export function watchFile(input: string, output: string, settings: RenderSetting
   /** Polls the images this render showed, and stops polling those it no longer does. */
   const follow = (shown: Set<string>) => {
     for (const file of images) if (!shown.has(file)) unwatchFile(file);
-    for (const file of shown) if (!images.has(file)) pollFile(file, { interval: IMAGE_POLL_MS }, (now, before) => now.mtimeMs !== before.mtimeMs && changed());
+    for (const file of shown) if (!images.has(file)) pollImage(file);
     images = shown;
+  };
+  /**
+   * Compared with the time read now, not with the poller's first look, which comes later from
+   * another thread: an image made in between (just after the render that missed it) would be
+   * its starting point, and never a change.
+   */
+  const pollImage = (file: string) => {
+    let seen = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    pollFile(file, { interval: IMAGE_POLL_MS }, (now) => {
+      if (now.mtimeMs === seen) return;
+      seen = now.mtimeMs;
+      changed();
+    });
   };
   const changed = () => {
     clearTimeout(timer);
