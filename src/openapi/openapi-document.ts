@@ -51,11 +51,14 @@ function build(): JsonSchema {
     info: {
       title: 'Quire',
       version: '1',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       description:
         'Markdown to PDF; described in full in docs/api.md of the Quire repository. Every response carries Cache-Control: no-store. A path that does not exist answers 404 not_found; ' +
         'a known path with another method answers 405 method_not_allowed with an Allow header.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    // Relative: the service that serves this document answers its paths, whatever name it is reached by.
+    servers: [{ url: '/', description: 'The service serving this document.' }],
     security: [{ bearer: [] }],
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
@@ -82,15 +85,19 @@ function build(): JsonSchema {
           ],
           requestBody: {
             required: true,
+            // A Media Type Object has no description: what each type means is said here.
+            description:
+              'application/json: the RenderRequest object. text/markdown, any other type or none: the body is the Markdown itself, every other field at its default.',
             content: {
               'application/json': { schema: ref('RenderRequest') },
-              'text/markdown': { schema: { type: 'string' }, description: 'The Markdown itself; every other field takes its default.' },
-              '*/*': { schema: { type: 'string', contentMediaType: 'text/markdown' }, description: 'Any other type is read as raw Markdown.' },
+              'text/markdown': { schema: { type: 'string' } },
+              '*/*': { schema: { type: 'string', contentMediaType: 'text/markdown' } },
             },
           },
           responses: {
             200: {
-              description: 'The PDF, by the requested delivery.',
+              description:
+                'The PDF, by the requested delivery: application/pdf for output pdf (with Content-Disposition); application/json for output json (RenderJson) and upload (UploadReceipt).',
               headers: headers(
                 ['Cache-Control', 'X-Request-Id', 'Server-Timing', 'X-Service-Pages', 'X-Service-Delivery', 'X-Service-SHA256'],
                 [
@@ -103,7 +110,7 @@ function build(): JsonSchema {
                 ],
               ),
               content: {
-                'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' }, description: 'output: pdf (with Content-Disposition).' },
+                'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } },
                 'application/json': { schema: { oneOf: [ref('RenderJson'), ref('UploadReceipt')] } },
               },
             },
