@@ -1,5 +1,5 @@
 /**
- * One log line per API request: request id (also sent as X-Request-Id), method, path, status,
+ * One log line per API request: request id (also sent as X-Request-Id), method, route, status,
  * account id, error code, pages and phase timings. Only these facts are logged — never headers,
  * bodies, query strings or URLs a caller sent — so keys, credentials, upload URLs and documents
  * cannot reach the log. MCP tool calls over stdio get a line each of the same facts.
@@ -42,7 +42,8 @@ export function requestLog(log: Log): MiddlewareHandler {
       event: 'request',
       request_id: requestId,
       method: c.req.method,
-      path: route === '*' || route === '/*' ? 'unmatched' : route, // a route, never the path as sent
+      // The route's pattern, never the path as sent; no route matched when the last one is a middleware's wildcard (`/v1/*`).
+      route: route.endsWith('*') ? 'unmatched' : route,
       status: c.res.status,
       account: facts.account ?? null,
       code: facts.code ?? null,
