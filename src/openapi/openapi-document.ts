@@ -27,6 +27,15 @@ function header(name: HeaderName, required: boolean) {
   return { description, required, schema: jsonSchema(schema) };
 }
 
+/** A request's own X-Request-Id, kept when well formed (it then names the request in the log and the answer). */
+const REQUEST_ID_PARAMETER = {
+  name: 'X-Request-Id',
+  in: 'header',
+  required: false,
+  schema: jsonSchema(HEADERS['X-Request-Id'].schema),
+  description: 'Your own id for this request: kept when it is 1 to 128 characters of A-Z a-z 0-9 . _ : -, else replaced by a new UUID.',
+};
+
 function headers(required: readonly HeaderName[], optional: readonly HeaderName[] = []) {
   return Object.fromEntries([...required.map((name) => [name, header(name, true)] as const), ...optional.map((name) => [name, header(name, false)] as const)]);
 }
@@ -82,6 +91,7 @@ function build(): JsonSchema {
               schema: jsonSchema(IDEMPOTENCY_KEY_SCHEMA),
               description: IDEMPOTENCY_KEY_SCHEMA.description,
             },
+            REQUEST_ID_PARAMETER,
           ],
           requestBody: {
             required: true,
@@ -122,7 +132,10 @@ function build(): JsonSchema {
         get: {
           operationId: 'usage',
           summary: "The account's usage in a period",
-          parameters: [{ name: 'period', in: 'query', required: false, schema: jsonSchema(PERIOD_SCHEMA), description: PERIOD_SCHEMA.description }],
+          parameters: [
+            { name: 'period', in: 'query', required: false, schema: jsonSchema(PERIOD_SCHEMA), description: PERIOD_SCHEMA.description },
+            REQUEST_ID_PARAMETER,
+          ],
           responses: {
             200: {
               description: 'The usage report.',
