@@ -98,7 +98,10 @@ describe('request ids and request log lines', () => {
     assert.equal(missing.status, 404);
 
     const renderLine = lineOf('fields-render');
-    assert.deepEqual([renderLine.method, renderLine.route, renderLine.status, renderLine.account, renderLine.code], ['POST', '/v1/render', 200, account.id, null]);
+    assert.deepEqual(
+      [renderLine.method, renderLine.route, renderLine.status, renderLine.account, renderLine.code],
+      ['POST', '/v1/render', 200, account.id, null],
+    );
     assert.equal(renderLine.pages, 1);
     assert.deepEqual(Object.keys(renderLine.timings as object), ['queue', 'setup', 'render', 'serialize', 'total']);
     assert.deepEqual([lineOf('fields-usage').route, lineOf('fields-usage').method], ['/v1/usage', 'GET']);
