@@ -70,10 +70,13 @@ async function listen(
     leases = keepLeases(store, parts.holder, log);
     const metrics = new ServiceMetrics(pool);
     const app = createApp({ ...parts, metrics, operatorPaths: settings.operatorPort === undefined });
-    server = await startServer(app, pool, { port: settings.port, hostname: settings.hostname, log });
+    // With the operator paths on the API port, it stays open while draining so /readyz can say 503.
+    const listenWhileDraining = settings.operatorPort === undefined;
+    server = await startServer(app, pool, { port: settings.port, hostname: settings.hostname, log, listenWhileDraining });
     let operator: RunningServer | undefined;
     if (settings.operatorPort !== undefined) {
       const operatorHost = process.env.QUIRE_OPERATOR_HOST || '127.0.0.1';
+      // Closed only once the API port has drained: its /readyz answers 503 all along.
       operator = await startServer(createOperatorApp({ store, pool, metrics, log }), pool, { port: settings.operatorPort, hostname: operatorHost, log });
       log({ event: 'operator_listening', host: operatorHost, port: operator.port });
     }

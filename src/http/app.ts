@@ -1,8 +1,9 @@
 /**
  * The HTTP service: two operations under /v1, their OpenAPI document, the MCP endpoint, the web
  * editor and — unless they have a port of their own — the operator paths. Every response
- * `Cache-Control: no-store` but the editor's hashed assets, one log line per API request,
- * unknown paths 404 and wrong methods 405 with `Allow`, every error shaped in errorResponse.
+ * `Cache-Control: no-store` but the editor's hashed assets (and `Connection: close` while the
+ * service drains), one log line per API request, unknown paths 404 and wrong methods 405 with
+ * `Allow`, every error shaped in errorResponse.
  */
 import { Hono } from 'hono';
 import { addEditorRoutes, EDITOR_ASSETS } from '../editor/editor-routes.js';
@@ -14,6 +15,7 @@ import { requestLog } from '../observability/request-log.js';
 import { openApiJson } from '../openapi/openapi-document.js';
 import { methodNotAllowed, notFound } from '../service-error.js';
 import { readUsage } from '../usage/read-usage.js';
+import type { RenderPool } from '../workers/pool.js';
 import { errorResponse } from './error-response.js';
 import { createServiceCore, renderHandler, type CoreOptions } from './service-core.js';
 
@@ -28,7 +30,7 @@ export function createApp(options: AppOptions): Hono {
   /** Checked before anything else; each account's body is then read against its own plan's ceiling. */
   const deploymentCeiling: BodyCeiling = { bytes: options.config.maxBodyBytes, plan: null };
 
-  const app = noStoreApp(log);
+  const app = noStoreApp(log, options.pool);
   app.use('/v1/*', requestLog(log));
   app.use('/mcp', requestLog(log));
 
@@ -53,17 +55,19 @@ export function createApp(options: AppOptions): Hono {
 
 /** The operator paths alone, for a port of their own; pass the API app's metrics so both count alike. */
 export function createOperatorApp(deps: OperatorDeps): Hono {
-  const app = noStoreApp(deps.log);
+  const app = noStoreApp(deps.log, deps.pool);
   addOperatorRoutes(app, deps);
   return app;
 }
 
-function noStoreApp(log: Log): Hono {
+function noStoreApp(log: Log, pool: RenderPool): Hono {
   const app = new Hono();
   app.use(async (c, next) => {
     await next();
     // The editor's content-hashed assets are cached for a year; everything else is no-store.
     if (!(c.req.path.startsWith(EDITOR_ASSETS) && c.res.ok)) c.res.headers.set('Cache-Control', 'no-store');
+    // While the service drains, no connection is kept for another request: the next one goes to another instance.
+    if (pool.isClosing()) c.res.headers.set('Connection', 'close');
   });
   app.onError((error) => errorResponse(error, log));
   app.notFound(() => errorResponse(notFound(), log));

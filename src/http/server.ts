@@ -1,4 +1,7 @@
-/** Runs the app on a port, and shuts it down gracefully: stop accepting, let renders finish or answer them. */
+/**
+ * Runs the app on a port, and drains it: /readyz answers 503 from the drain's first moment (the
+ * pool is closing), renders in flight finish or are answered, then the port closes.
+ */
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
@@ -9,7 +12,11 @@ import { adapterRefusal, answerBelowTheApp, closingAfterAnswer, earlyAnswerRespo
 
 export interface RunningServer {
   port: number;
-  /** Stops accepting connections; in-flight renders get `graceMs` to finish, then 503 `render_unavailable`. */
+  /**
+   * Drains: in-flight renders get `graceMs` to finish, then 503 `render_unavailable`; new ones are
+   * refused. The port stops accepting connections at once, or once the renders have settled when
+   * `listenWhileDraining`.
+   */
   close(graceMs: number): Promise<void>;
 }
 
@@ -26,6 +33,13 @@ export interface ServerSettings {
   /** Where failures of the HTTP layer itself are logged; stderr by default. */
   log?: Log;
   timers?: RequestTimers;
+  /**
+   * Keep accepting connections while a drain lets renders finish, so that health checks on this
+   * port get /readyz's 503 rather than a refused connection (each answer then says
+   * `Connection: close`). For the port that serves the operator paths; a port that does not
+   * stops accepting at once, so that a load balancer retries elsewhere on the refused connection.
+   */
+  listenWhileDraining?: boolean;
 }
 
 /** Listens once the workers have loaded the engine, so the first requests are not refused as queue_full. */
@@ -36,7 +50,7 @@ export async function startServer(app: Hono, pool: RenderPool, settings: ServerS
     server.once('error', reject);
     server.once('listening', () => {
       const { port } = server.address() as AddressInfo;
-      resolve({ port, close: (graceMs) => shutdown(server, pool, graceMs) });
+      resolve({ port, close: (graceMs) => shutdown(server, pool, graceMs, settings.listenWhileDraining ?? false) });
     });
     server.listen(settings.port, settings.hostname);
   });
@@ -62,9 +76,12 @@ function httpServer(app: Hono, log: Log, timers: RequestTimers = {}): Server {
   return server;
 }
 
-async function shutdown(server: Server, pool: RenderPool, graceMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+async function shutdown(server: Server, pool: RenderPool, graceMs: number, listenWhileDraining: boolean): Promise<void> {
+  const stopListening = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  let closed = listenWhileDraining ? undefined : stopListening();
+  // The drain begins here: the pool closing at once is what /readyz and `Connection: close` read.
   await pool.close(graceMs);
+  closed ??= stopListening();
   // Keep-alive connections become idle once their answer is sent; close them as they do.
   const sweep = setInterval(() => server.closeIdleConnections(), SWEEP_MS);
   server.closeIdleConnections();

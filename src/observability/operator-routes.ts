@@ -1,7 +1,8 @@
 /**
  * The operator's paths: /metrics (Prometheus text), /healthz (the process answers) and /readyz
- * (the database answers and a render worker is ready). No API key is needed and nothing about
- * any account is shown; they may be served on a port of their own (QUIRE_OPERATOR_PORT).
+ * (the database answers and a render worker is ready; 503 from the first moment of a drain,
+ * `workers: "stopping"`, while the renders in flight finish). No API key is needed and nothing
+ * about any account is shown; they may be served on a port of their own (QUIRE_OPERATOR_PORT).
  */
 import type { Hono } from 'hono';
 import { errorResponse } from '../http/error-response.js';
@@ -32,6 +33,7 @@ export function addOperatorRoutes(app: Hono, deps: OperatorDeps): void {
       () => 'unavailable',
     );
     const { ready, closing } = deps.pool.stats();
+    // The pool closes as a drain begins: not ready from that moment, not once the drain is over.
     const workers = closing ? 'stopping' : ready > 0 ? 'ok' : 'starting';
     const isReady = database === 'ok' && workers === 'ok';
     return Response.json({ status: isReady ? 'ready' : 'not_ready', database, workers }, { status: isReady ? 200 : 503 });

@@ -1,11 +1,15 @@
 /** The response headers of the two operations (docs/api.md "The answer", "Errors"), each with the shape of its value. */
 import { z } from 'zod';
+import { REQUEST_ID_PATTERN } from '../observability/request-id.js';
 
 const digits = z.string().regex(/^\d+$/);
 
 export const HEADERS = {
   'Cache-Control': { schema: z.literal('no-store'), description: 'Always no-store.' },
-  'X-Request-Id': { schema: z.uuid(), description: 'Names this request in the service log.' },
+  'X-Request-Id': {
+    schema: z.string().regex(REQUEST_ID_PATTERN),
+    description: "Names this request in the service log: the request's own X-Request-Id when well formed, else a new UUID.",
+  },
   'Server-Timing': {
     schema: z.string().regex(/^(?:[a-z]+;dur=\d+(?:\.\d+)?, )*total;dur=\d+(?:\.\d+)?$/),
     description: 'Phase timings (queue, setup, render, serialize) ending with total;dur=<milliseconds>.',

@@ -27,6 +27,15 @@ function header(name: HeaderName, required: boolean) {
   return { description, required, schema: jsonSchema(schema) };
 }
 
+/** A request's own X-Request-Id, kept when well formed (it then names the request in the log and the answer). */
+const REQUEST_ID_PARAMETER = {
+  name: 'X-Request-Id',
+  in: 'header',
+  required: false,
+  schema: jsonSchema(HEADERS['X-Request-Id'].schema),
+  description: 'Your own id for this request: kept when it is 1 to 128 characters of A-Z a-z 0-9 . _ : -, else replaced by a new UUID.',
+};
+
 function headers(required: readonly HeaderName[], optional: readonly HeaderName[] = []) {
   return Object.fromEntries([...required.map((name) => [name, header(name, true)] as const), ...optional.map((name) => [name, header(name, false)] as const)]);
 }
@@ -51,11 +60,14 @@ function build(): JsonSchema {
     info: {
       title: 'Quire',
       version: '1',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       description:
         'Markdown to PDF; described in full in docs/api.md of the Quire repository. Every response carries Cache-Control: no-store. A path that does not exist answers 404 not_found; ' +
         'a known path with another method answers 405 method_not_allowed with an Allow header.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    // Relative: the service that serves this document answers its paths, whatever name it is reached by.
+    servers: [{ url: '/', description: 'The service serving this document.' }],
     security: [{ bearer: [] }],
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
@@ -79,18 +91,23 @@ function build(): JsonSchema {
               schema: jsonSchema(IDEMPOTENCY_KEY_SCHEMA),
               description: IDEMPOTENCY_KEY_SCHEMA.description,
             },
+            REQUEST_ID_PARAMETER,
           ],
           requestBody: {
             required: true,
+            // A Media Type Object has no description: what each type means is said here.
+            description:
+              'application/json: the RenderRequest object. text/markdown, any other type or none: the body is the Markdown itself, every other field at its default.',
             content: {
               'application/json': { schema: ref('RenderRequest') },
-              'text/markdown': { schema: { type: 'string' }, description: 'The Markdown itself; every other field takes its default.' },
-              '*/*': { schema: { type: 'string', contentMediaType: 'text/markdown' }, description: 'Any other type is read as raw Markdown.' },
+              'text/markdown': { schema: { type: 'string' } },
+              '*/*': { schema: { type: 'string', contentMediaType: 'text/markdown' } },
             },
           },
           responses: {
             200: {
-              description: 'The PDF, by the requested delivery.',
+              description:
+                'The PDF, by the requested delivery: application/pdf for output pdf (with Content-Disposition); application/json for output json (RenderJson) and upload (UploadReceipt).',
               headers: headers(
                 ['Cache-Control', 'X-Request-Id', 'Server-Timing', 'X-Service-Pages', 'X-Service-Delivery', 'X-Service-SHA256'],
                 [
@@ -103,7 +120,7 @@ function build(): JsonSchema {
                 ],
               ),
               content: {
-                'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' }, description: 'output: pdf (with Content-Disposition).' },
+                'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } },
                 'application/json': { schema: { oneOf: [ref('RenderJson'), ref('UploadReceipt')] } },
               },
             },
@@ -115,7 +132,10 @@ function build(): JsonSchema {
         get: {
           operationId: 'usage',
           summary: "The account's usage in a period",
-          parameters: [{ name: 'period', in: 'query', required: false, schema: jsonSchema(PERIOD_SCHEMA), description: PERIOD_SCHEMA.description }],
+          parameters: [
+            { name: 'period', in: 'query', required: false, schema: jsonSchema(PERIOD_SCHEMA), description: PERIOD_SCHEMA.description },
+            REQUEST_ID_PARAMETER,
+          ],
           responses: {
             200: {
               description: 'The usage report.',

@@ -82,6 +82,11 @@ export class RenderPool {
     return new Promise((resolve) => this.startWaiters.push(resolve));
   }
 
+  /** Whether close() has begun: the service is draining, and takes no new task. */
+  isClosing(): boolean {
+    return this.closing;
+  }
+
   /** For metrics and readiness: tasks waiting for a worker, workers rendering, workers able to render. */
   stats(): { queued: number; busy: number; ready: number; closing: boolean } {
     const live = [...this.slots].filter((slot) => !slot.retired);

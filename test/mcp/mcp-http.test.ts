@@ -318,6 +318,6 @@ describe('MCP over Streamable HTTP', () => {
     await call(client, 'render_markdown', { markdown: '' });
     const lines = service.logs.slice(before).filter((line) => line.event === 'request' && line.tool === 'render_markdown');
     assert.equal(lines.length, 1);
-    assert.deepEqual([lines[0]!.path, lines[0]!.account, lines[0]!.code, lines[0]!.status], ['/mcp', account.id, 'empty_document', 200]);
+    assert.deepEqual([lines[0]!.route, lines[0]!.account, lines[0]!.code, lines[0]!.status], ['/mcp', account.id, 'empty_document', 200]);
   });
 });

@@ -134,7 +134,7 @@ describe('request log lines and canaries', () => {
       assert.equal(matching.length, 1, `one line for ${want.id}`);
       const line = matching[0]!;
       assert.deepEqual([line.status, line.account, line.code], [want.status, want.account, want.code]);
-      if (want.pages !== undefined && line.path === '/v1/render') {
+      if (want.pages !== undefined && line.route === '/v1/render') {
         assert.equal(line.pages, want.pages);
         const timings = line.timings as Record<string, number>;
         assert.deepEqual(Object.keys(timings), ['queue', 'setup', 'render', 'serialize', 'total']);

@@ -104,7 +104,7 @@ describe('an instance stopped past its lease in the middle of a render', () => {
     const periods = await database.query<{ used: number; reserved: number }>('SELECT used, reserved FROM periods WHERE account_id = $1', [account!.id]);
     assert.deepEqual(periods, [{ used: 1, reserved: 0 }]);
     // Whatever became of the late answer on its way, the instance never answered 500.
-    const statuses = stalled.logs.filter((line) => line.event === 'request' && line.path === '/v1/render').map((line) => line.status);
+    const statuses = stalled.logs.filter((line) => line.event === 'request' && line.route === '/v1/render').map((line) => line.status);
     assert.ok(statuses.includes(503) && !statuses.includes(500), `the stopped instance's render answers: ${JSON.stringify(statuses)}`);
   });
 });

@@ -102,7 +102,14 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     ...(options.sealer && { sealer: options.sealer }),
     ...(options.uploader && { uploader: options.uploader }),
   });
-  const server = await startServer(app, pool, { port: 0, hostname: '127.0.0.1', log, ...(options.timers && { timers: options.timers }) });
+  // As `quire serve` without an operator port: the operator paths on this port, which listens while it drains.
+  const server = await startServer(app, pool, {
+    port: 0,
+    hostname: '127.0.0.1',
+    log,
+    listenWhileDraining: true,
+    ...(options.timers && { timers: options.timers }),
+  });
   let stopped: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${server.port}`,
