@@ -16,6 +16,7 @@ export {
   type RenderCallOptions,
   type RenderResult,
 } from './render.js';
+export { createRenderer, type Renderer, type RendererOptions } from './renderer/renderer.js';
 export * from './errors.js';
 export * from './options.js';
 export { RenderCache } from './render-cache.js';
