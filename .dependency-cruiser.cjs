@@ -4,7 +4,8 @@
  * lint.
  *
  * The engine's stages import one way: parse → build (document, content) → layout → paint and
- * preview; below every stage sit style, drawing, text, resources, options and errors.
+ * preview; below every stage sit style, drawing, text, resources, options and errors; above them
+ * all, beside index.ts, the renderer (engine/renderer/), which no stage imports.
  * The service's core (admission, render flow, limits, store, usage) imports no door (http, mcp,
  * editor, cli); the store holds no plan policy.
  */
@@ -39,6 +40,13 @@ module.exports = {
       from: { path: from },
       to: { path: to },
     })),
+    {
+      name: 'renderer-on-top',
+      comment: 'The renderer (worker threads running whole renders) sits at the top of the engine, beside index.ts: no stage reaches up into it.',
+      severity: 'error',
+      from: { path: '^engine/(parse|document|content|layout|paint|preview|style|drawing|text|resources)/' },
+      to: { path: '^engine/renderer/' },
+    },
     {
       name: 'core-imports-no-door',
       comment: 'The service core is reached through doors (http, mcp, editor, cli) and never reaches back into one.',

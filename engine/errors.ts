@@ -70,10 +70,22 @@ export class PageLimitError extends QuireError {
   }
 }
 
+/**
+ * The render was stopped before it finished: its `limits.signal` was aborted (`cause` is the
+ * signal's reason: a `TimeoutError` DOMException for `AbortSignal.timeout()`, an `AbortError` for
+ * `controller.abort()`, or what was passed to `abort(reason)`), or a renderer's `timeoutMs` ran
+ * out (`limitMs` says which).
+ */
 export class RenderTimeoutError extends QuireError {
   readonly code = 'render_timeout';
-  constructor() {
-    super('the render was stopped before it finished');
+  /** The renderer's time limit that stopped the render; absent when a signal stopped it. */
+  readonly limitMs: number | undefined;
+  constructor(options: { cause?: unknown; limitMs?: number } = {}) {
+    super(
+      options.limitMs === undefined ? 'the render was stopped before it finished' : `the render was stopped at its time limit of ${options.limitMs} ms`,
+      'cause' in options ? { cause: options.cause } : undefined,
+    );
+    this.limitMs = options.limitMs;
   }
 }
 
@@ -108,7 +120,32 @@ export class ResourceError extends QuireError {
   }
 }
 
+/**
+ * A renderer's worker thread stopped during a render — it exited, or failed outside the engine —
+ * so that render alone fails; the renderer replaces the thread and goes on. (A thread that runs
+ * out of memory fails its render with RendererBoundError `OutOfMemory` instead.)
+ */
+export class RenderWorkerError extends QuireError {
+  readonly code = 'worker_failed';
+}
+
+/** The renderer was closed: it takes no more renders. */
+export class RendererClosedError extends QuireError {
+  readonly code = 'renderer_closed';
+  constructor() {
+    super('the renderer is closed');
+  }
+}
+
+/** The renderer's queue already holds `maxQueue` renders waiting for a thread. */
+export class RendererBusyError extends QuireError {
+  readonly code = 'renderer_busy';
+  constructor(readonly maxQueue: number) {
+    super(`the renderer's queue is full (${maxQueue} renders waiting)`);
+  }
+}
+
 /** Stop at once when the caller's signal has fired. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new RenderTimeoutError();
+  if (signal?.aborted) throw new RenderTimeoutError({ cause: signal.reason });
 }

@@ -2,88 +2,21 @@
  * Quire's engine: Markdown in, PDF bytes out, in one direction —
  *
  *   markdown ─parse─▶ mdast ─build─▶ document ─layout─▶ pages of boxes ─paint─▶ PDF bytes
+ *
+ * Two ways to run it: `render` and `renderFiles` (render.ts) on the caller's thread, blocking its
+ * event loop for the whole render — for scripts; `createRenderer` (renderer/) on a pool of worker
+ * threads, where an abort signal or a time limit stops a render mid-way — for servers and tools.
  */
-import { cacheParts } from './cache-parts.js';
-import { EmptyDocumentError } from './errors.js';
-import { layOutSources, type Source } from './pipeline.js';
-import type { RenderOptions } from './options.js';
-import { paintDocument } from './paint/document.js';
-import type { PhaseTimings } from './phase-clock.js';
-import type { RenderCache } from './render-cache.js';
-import { noLoader, type ResourceLoader } from './resources/loader.js';
-import type { ResourceOutcome } from './resources/outcome.js';
-
-export interface RenderResult {
-  pdf: Uint8Array;
-  pages: number;
-  /** Milliseconds per phase, as the service reports them in `Server-Timing`. */
-  timings: PhaseTimings;
-  resources: ResourceOutcome;
-  /** Things drawn with a fallback (a missing glyph, a placeholder), for people. */
-  warnings: string[];
-  title: string | undefined;
-  language: string | undefined;
-}
-
-/**
- * The options of one render, and the cache kept between renders of a document as it is edited
- * (so each redoes only what changed). The cache is composed here, at the top: every stage below
- * takes the options alone, or the one cache it uses.
- */
-export interface RenderCallOptions extends RenderOptions {
-  cache?: RenderCache;
-}
-
-/** Renders on the caller's thread: the event loop waits for the whole render. */
-export async function render(markdown: string, options: RenderCallOptions = {}): Promise<RenderResult> {
-  return renderSources([{ markdown, path: null, loader: options.loader ?? noLoader }], options);
-}
-
-/** One Markdown file of a document joined from several. */
-export interface MarkdownFile {
-  markdown: string;
-  /**
-   * The file's path from the files' common folder, with `/` between folders (`guide/setup.md`):
-   * a relative link from one file to another (`[see](setup.md#install)`) names it so.
-   */
-  path: string;
-  /** Where its images load from (relative paths from its own folder); default: `options.loader`. */
-  loader?: ResourceLoader;
-}
-
-/**
- * Several Markdown files as one PDF, in order: each starts a new page under an outline entry of
- * its own (its title, first H1 or path), names its headings and anchors for itself, and links to
- * the others by their paths. The first file's front matter speaks for the whole document.
- */
-export async function renderFiles(files: readonly MarkdownFile[], options: RenderCallOptions = {}): Promise<RenderResult> {
-  if (files.length === 0) throw new EmptyDocumentError();
-  return renderSources(
-    files.map((file) => ({ markdown: file.markdown, path: file.path, loader: file.loader ?? options.loader ?? noLoader })),
-    options,
-  );
-}
-
-async function renderSources(sources: readonly Source[], options: RenderCallOptions): Promise<RenderResult> {
-  const parts = options.cache && cacheParts(options.cache);
-  const { document, laidOut, clock } = await layOutSources(sources, options, parts);
-  const pdf = await paintDocument(laidOut, {
-    signal: options.limits?.signal,
-    ...(parts && { streams: parts.streams, splitImages: parts.splitImages }),
-  });
-  clock.mark('serialize');
-
-  return {
-    pdf,
-    pages: laidOut.pages.length,
-    timings: clock.timings(),
-    resources: document.resources,
-    warnings: [...document.warnings, ...laidOut.warnings],
-    title: document.meta.title,
-    language: document.meta.language,
-  };
-}
-
+export {
+  render,
+  renderFiles,
+  renderToFile,
+  renderToStream,
+  type MarkdownFile,
+  type RenderCallOptions,
+  type RenderResult,
+} from './render.js';
+export { createRenderer, type Renderer, type RendererOptions } from './renderer/renderer.js';
 export * from './errors.js';
 export * from './options.js';
 export { RenderCache } from './render-cache.js';

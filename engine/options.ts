@@ -77,7 +77,13 @@ export const DEFAULT_BOUNDS: Readonly<RendererBounds> = Object.freeze({
 export interface RenderLimits {
   /** Layout stops with PageLimitError once the document needs more pages than this. */
   maxPages?: number;
-  /** Aborting the signal stops the render at its next step with RenderTimeoutError. */
+  /**
+   * Aborting the signal stops the render with RenderTimeoutError (its `cause`: the signal's
+   * reason). A renderer (`createRenderer`) stops it at once, wherever it is. `render` on the
+   * caller's thread holds the event loop, so nothing can abort the signal while it computes —
+   * not even `AbortSignal.timeout()`'s timer: it stops only if the signal was aborted before the
+   * render or while the render waited for a resource.
+   */
   signal?: AbortSignal;
   /** Total bytes every loaded resource may use together. */
   resourceBytes?: number;

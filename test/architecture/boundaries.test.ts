@@ -28,6 +28,10 @@ const PLANTED: Record<string, { file: string; text: string }> = {
     file: 'engine/layout/planted.ts',
     text: "import type { PreviewPage } from '../preview/preview.js';\nexport type Planted = PreviewPage;\n",
   },
+  'renderer-on-top': {
+    file: 'engine/paint/renderer-planted.ts',
+    text: "import type { Renderer } from '../renderer/renderer.js';\nexport type Planted = Renderer;\n",
+  },
   'core-imports-no-door': {
     file: 'src/usage/planted.ts',
     text: "import type { ServiceCore } from '../http/service-core.js';\nexport type Planted = ServiceCore;\n",
