@@ -6,7 +6,7 @@
 #   docker exec quire quire account create --email ada@example.com   # prints the first API key
 
 # --- build: every dependency, the TypeScript compiled and the CLI bundled -------------------------
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 # better-sqlite3 is compiled here from its sources, never downloaded prebuilt from outside the
 # npm registry (npm_config_build_from_source below).
 RUN apt-get update \
@@ -15,13 +15,14 @@ RUN apt-get update \
 WORKDIR /app
 # Dependencies first, so that a change to the sources does not download them again.
 COPY package.json package-lock.json ./
+COPY engine/package.json ./engine/
 RUN npm ci --ignore-scripts
 COPY . .
 # The install scripts skipped above (native addons, esbuild), then the build (`prepare`).
 RUN npm_config_build_from_source=true npm rebuild && npm run build && npm prune --omit=dev
 
 # --- run: Node, the built service and its production dependencies -------------------------------
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     PORT=8080 \
     HOST=0.0.0.0 \
@@ -30,7 +31,9 @@ WORKDIR /app
 COPY --from=build --chown=root:root /app/package.json ./
 COPY --from=build --chown=root:root /app/bin ./bin
 COPY --from=build --chown=root:root /app/dist ./dist
-COPY --from=build --chown=root:root /app/fonts ./fonts
+COPY --from=build --chown=root:root /app/engine/package.json ./engine/
+COPY --from=build --chown=root:root /app/engine/dist ./engine/dist
+COPY --from=build --chown=root:root /app/engine/fonts ./engine/fonts
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
 # `quire` on the PATH for the administration commands (docker exec … quire account create …).
 RUN ln -s /app/bin/quire /usr/local/bin/quire \

@@ -51,7 +51,14 @@ const RUNTIME_PACKAGES = {
   'base64-js': null,
 };
 
-const ENTRIES = ['src/cli/main', 'src/workers/render-worker', 'src/seal/credential/credential-worker', 'engine/index'];
+/** The engine is put where the service resolves `@quire/engine` from: a package in node_modules. */
+const ENGINE = 'node_modules/@quire/engine';
+const ENTRIES = [
+  'src/cli/main',
+  'src/workers/render-worker',
+  'src/seal/credential/credential-worker',
+  { file: 'engine/dist/index.js', out: `${ENGINE}/dist/index` },
+];
 
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(STAGE, { recursive: true });
@@ -65,7 +72,9 @@ writeFileSync(
   path.join(STAGE, 'launch.cjs'),
   "import(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'dist/src/cli/main.js')).href);\n",
 );
-cpSync(path.join(REPO, 'fonts'), path.join(STAGE, 'fonts'), { recursive: true });
+cpSync(path.join(REPO, 'engine/fonts'), path.join(STAGE, 'engine/fonts'), { recursive: true });
+const { name, type, exports } = JSON.parse(readFileSync(path.join(REPO, 'engine/package.json'), 'utf8'));
+writeFileSync(path.join(STAGE, ENGINE, 'package.json'), JSON.stringify({ name, type, exports }));
 // The web editor's bundled page assets, served from beside the service's modules.
 cpSync(path.join(DIST, 'editor'), path.join(STAGE, 'dist/editor'), { recursive: true });
 for (const name of new Set([...dataFiles].map(packageRoot))) RUNTIME_PACKAGES[name] ??= null;

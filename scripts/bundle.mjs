@@ -16,7 +16,8 @@ import * as esbuild from 'esbuild';
 const NATIVE_EXTERNALS = ['better-sqlite3', '@resvg/resvg-js'];
 
 /**
- * Bundles `entries` (paths under `dist` without `.js`) into `outdir`, each at `dist/<entry>.js`,
+ * Bundles `entries` (paths under `dist` without `.js`, each put at `dist/<entry>.js`; or
+ * `{ file, out }`, a file of the repository put at `<out>.js`) into `outdir`,
  * split into shared chunks so modules loaded on demand (MathJax, diagrams) stay on demand.
  * Returns the esbuild result and the modules of packages that read files beside themselves.
  *
@@ -28,7 +29,7 @@ export async function bundleQuire({ repo, dist, outdir, entries, commonJs = fals
   const dataFiles = new Set();
   const result = await esbuild.build({
     absWorkingDir: repo,
-    entryPoints: Object.fromEntries(entries.map((entry) => [`dist/${entry}`, path.join(dist, `${entry}.js`)])),
+    entryPoints: Object.fromEntries(entries.map((entry) => (typeof entry === 'string' ? [`dist/${entry}`, path.join(dist, `${entry}.js`)] : [entry.out, path.join(repo, entry.file)]))),
     outdir,
     bundle: true,
     splitting: true,
