@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readSource, type MermaidSource } from '#engine/content/mermaid/source.js';
 import { parseGantt } from '#engine/content/mermaid/gantt-parse.js';
@@ -12,6 +12,7 @@ import { parseJourney } from '#engine/content/mermaid/journey.js';
 import { expandMarkers } from '#engine/content/mermaid/markers.js';
 import { uprightAxisTitles } from '#engine/content/mermaid/axis-titles.js';
 import { MermaidSyntaxError } from '#engine/content/mermaid/syntax-error.js';
+import { harfBuzzReady } from '#engine/text/harfbuzz.js';
 
 function source(text: string): MermaidSource {
   const read = readSource(text);
@@ -190,6 +191,9 @@ describe('pie, timeline, journey and quadrantChart syntax', () => {
 });
 
 describe('beautiful-mermaid SVG made drawable', () => {
+  // Axis titles are measured with HarfBuzz, which starts as the engine loads (a render waits for it).
+  before(() => harfBuzzReady);
+
   it('should place a marker at the end of its line, turned along it and scaled by the stroke width', () => {
     const svg =
       '<svg><defs><marker id="arrow" refX="8" refY="2.5" orient="auto"><polygon points="0 0, 8 2.5, 0 5"/></marker></defs>\n<line x1="0" y1="0" x2="0" y2="50" stroke-width="2" marker-end="url(#arrow)" />\n</svg>';
