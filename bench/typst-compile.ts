@@ -26,7 +26,7 @@ interface Compiler {
 function compiler(): Compiler {
   const { NodeCompiler } = createRequire(import.meta.url)(TYPST_MODULE) as { NodeCompiler: { create(args: unknown): Compiler } };
   // Quire's own faces, so both set the same glyphs.
-  return NodeCompiler.create({ fontArgs: [{ fontPaths: ['source-serif-4', 'jetbrains-mono'].map((face) => path.join(ROOT, 'fonts', face)) }] });
+  return NodeCompiler.create({ fontArgs: [{ fontPaths: ['source-serif-4', 'jetbrains-mono'].map((face) => path.join(ROOT, 'engine/fonts', face)) }] });
 }
 
 function toPdf(typst: Compiler, source: string): Buffer {

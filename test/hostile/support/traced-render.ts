@@ -20,8 +20,8 @@ const RENDERER = fileURLToPath(new URL('./render-corpus.js', import.meta.url));
 
 /** Directories (ending in `/`) and files the renderer may open whatever the document says. */
 const ALLOWED = [
-  // The package: its code, dependencies and bundled fonts.
-  ...['node_modules/', 'dist/', 'fonts/'].map((folder) => path.join(REPO, folder)),
+  // The packages: their code, dependencies and the engine's bundled fonts.
+  ...['node_modules/', 'dist/', 'engine/dist/', 'engine/fonts/', 'engine/package.json'].map((entry) => path.join(REPO, entry)),
   `${realpathSync(path.join(REPO, 'node_modules'))}/`,
   ...SYSTEM_FONT_DIRS.map((folder) => `${folder}/`),
   // Node, the libraries it links and what it and V8 read about the machine.
