@@ -100,8 +100,11 @@ export interface DocumentMetadata {
 }
 
 export interface RenderOptions {
-  /** Any subset of the API's switches; unknown names and wrong types throw InvalidOptionError. */
-  features?: Partial<Features> | Record<string, unknown>;
+  /**
+   * Any subset of the API's switches. A misspelt name does not type-check; from JavaScript or
+   * JSON, unknown names and wrong types throw InvalidOptionError.
+   */
+  features?: Partial<Features>;
   /** BCP 47 tag; overrides the front matter's `language`. */
   language?: string;
   resources?: ResourceMode;

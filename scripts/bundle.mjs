@@ -29,7 +29,9 @@ export async function bundleQuire({ repo, dist, outdir, entries, commonJs = fals
   const dataFiles = new Set();
   const result = await esbuild.build({
     absWorkingDir: repo,
-    entryPoints: Object.fromEntries(entries.map((entry) => (typeof entry === 'string' ? [`dist/${entry}`, path.join(dist, `${entry}.js`)] : [entry.out, path.join(repo, entry.file)]))),
+    entryPoints: Object.fromEntries(
+      entries.map((entry) => (typeof entry === 'string' ? [`dist/${entry}`, path.join(dist, `${entry}.js`)] : [entry.out, path.join(repo, entry.file)])),
+    ),
     outdir,
     bundle: true,
     splitting: true,

@@ -9,6 +9,7 @@ import {
   RendererBoundError,
   ResourceError,
   render,
+  type Features,
 } from '#engine/index.js';
 import { pdfinfo, pdftotext } from '../support/pdf-tools.js';
 
@@ -32,16 +33,17 @@ describe('render()', () => {
   });
 
   it('should refuse unknown feature switches, naming the key', async () => {
+    // As JavaScript or JSON would send them: TypeScript refuses each of these before they run.
     await assert.rejects(
-      render('x', { features: { smartTypography: false } }),
+      render('x', { features: asSent({ smartTypography: false }) }),
       (error: unknown) => error instanceof InvalidOptionError && error.key === 'features.smartTypography',
     );
     await assert.rejects(
-      render('x', { features: { tasks: 'yes' } }),
+      render('x', { features: asSent({ tasks: 'yes' }) }),
       (error: unknown) => error instanceof InvalidOptionError && error.key === 'features.tasks',
     );
     await assert.rejects(
-      render('x', { features: { theme: 'sepia' } }),
+      render('x', { features: asSent({ theme: 'sepia' }) }),
       (error: unknown) => error instanceof InvalidOptionError && error.key === 'features.theme',
     );
   });
@@ -126,3 +128,8 @@ describe('render()', () => {
     assert.equal(result.resources.total, 0);
   });
 });
+
+/** Switches as an untyped caller sends them. */
+function asSent(features: Record<string, unknown>): Partial<Features> {
+  return features as Partial<Features>;
+}
