@@ -25,9 +25,9 @@ const DOCUMENTS = [
   path.join(FIXTURES, 'webcrypto/webcrypto.md'),
 ];
 
-const bundledFaces = readdirSync(path.join(FIXTURES, './fonts'), { recursive: true, encoding: 'utf8' })
+const bundledFaces = readdirSync(path.join(FIXTURES, '../engine/fonts'), { recursive: true, encoding: 'utf8' })
   .filter((name) => /\.(ttf|otf)$/i.test(name))
-  .map((name) => fontkit.openSync(path.join(FIXTURES, './fonts', name)) as fontkit.Font);
+  .map((name) => fontkit.openSync(path.join(FIXTURES, '../engine/fonts', name)) as fontkit.Font);
 
 /** Whether any bundled font, or any font fontconfig knows on this machine, has the character. */
 function someFontHas(character: string): boolean {

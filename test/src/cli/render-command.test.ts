@@ -34,8 +34,8 @@ describe('quire render', () => {
 
   it('should run the bundled command, writing the bytes the unbundled one writes (Arabic, math, diagrams, images, emoji shortcodes, entities)', () => {
     // The bundle defers some of its libraries' start-up work; the output must not notice.
-    const unbundled = path.join(path.dirname(BIN), '../../dist/src/cli/main.js');
-    assert.ok(existsSync(path.join(path.dirname(BIN), '../../dist/bundle/dist/src/cli/main.js')), 'npm run build made the bundle');
+    const unbundled = path.join(path.dirname(BIN), '../dist/src/cli/main.js');
+    assert.ok(existsSync(path.join(path.dirname(BIN), '../dist/bundle/dist/src/cli/main.js')), 'npm run build made the bundle');
     const fixtures = fileURLToPath(new URL('../../../../fixtures/content/', import.meta.url));
     cpSync(path.join(fixtures, 'images'), path.join(dir, 'images'), { recursive: true });
     const rich = path.join(dir, 'rich.md');

