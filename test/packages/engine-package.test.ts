@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -18,7 +18,13 @@ import { pdftotext } from '../support/pdf-tools.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const NPM = path.join(path.dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js');
+/** npm's script, found as the shell would find `npm` (the Node running the tests may come without one). */
+const NPM = realpathSync(
+  (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .map((folder) => path.join(folder, 'npm'))
+    .find((candidate) => existsSync(candidate)) ?? 'npm',
+);
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 
 const TS_PROGRAM = `import { writeFileSync } from 'node:fs';
