@@ -15,7 +15,6 @@ import {
   type RenderResult,
   type ResourceLoader,
 } from '../../../engine/index.js';
-import { distinctRemote, eachImageReference } from '../../limits/image-references.js';
 import { CliError } from '../cli-error.js';
 import type { RenderArguments } from './arguments.js';
 import { decodeInput } from './decode-input.js';
@@ -82,8 +81,12 @@ function loaderFor(input: string, markdown: string, settings: RenderSettings, re
     root: settings.root,
     offline: settings.offline,
     remote,
-    // The images the engine will ask for, found as the service finds them on a document as sent.
-    expected: () => distinctRemote(eachImageReference(markdown, { html: features?.html_blocks !== false })),
+    // The images the engine will ask for, found as the service finds them on a document as sent
+    // (its scanner loaded only for a document that links a remote image).
+    expected: async () => {
+      const { distinctRemote, eachImageReference } = await import('../../limits/image-references.js');
+      return distinctRemote(eachImageReference(markdown, { html: features?.html_blocks !== false }));
+    },
     ...(onLocalFile && { onLocalFile }),
   });
 }

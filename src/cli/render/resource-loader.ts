@@ -35,7 +35,7 @@ export interface CliLoaderSettings {
   /** The document's remote images, shared by the files of a joined document. */
   remote: RemoteImages;
   /** The remote images this file links, fetched ahead once it asks for its first. */
-  expected?: () => Iterable<string>;
+  expected?: () => Promise<Iterable<string>>;
   /** Told the file behind each local image the document asks for (whether it loads or not). */
   onLocalFile?: (file: string) => void;
 }
@@ -176,7 +176,10 @@ export function cliLoader(settings: CliLoaderSettings): ResourceLoader {
       if (settings.offline) throw new ResourceLoadError('disabled', 'remote images are not loaded with --offline');
       // This file's first remote image: the rest it links start loading now.
       if (expected) {
-        settings.remote.fetchAhead(expected());
+        expected().then(
+          (urls) => settings.remote.fetchAhead(urls),
+          () => {}, // none fetched ahead: each loads when the engine asks for it
+        );
         expected = undefined;
       }
       return settings.remote.load(url, context);
