@@ -48,14 +48,24 @@ export class EmptyDocumentError extends QuireError {
   }
 }
 
-/** The YAML front matter could not be read; `line` is 1-based within the document. */
+/**
+ * The YAML front matter could not be read, or holds a value Quire cannot use. `line` and `column`
+ * are 1-based within the file (the opening `---` is line 1); `detail` is the message without the
+ * place. A YAML error names its line and column in the message; a bad value names its key there
+ * (`front matter: theme must be …`), and its line only in `line`. `file`: the path of the file
+ * of several joined (renderFiles) whose front matter it is.
+ */
 export class FrontMatterError extends QuireError {
   readonly code = 'invalid_front_matter';
   constructor(
-    message: string,
+    readonly detail: string,
     readonly line?: number,
+    readonly column?: number,
+    readonly key?: string,
+    readonly file?: string,
   ) {
-    super(line ? `front matter, line ${line}: ${message}` : `front matter: ${message}`);
+    const place = line && key === undefined ? `front matter, line ${line}${column ? `, column ${column}` : ''}` : 'front matter';
+    super(`${file === undefined ? '' : `${file}: `}${place}: ${detail}`);
   }
 }
 
@@ -108,13 +118,19 @@ export class ResourceBudgetError extends QuireError {
   }
 }
 
-/** In strict mode, a resource could not be loaded or read. `resourceId` is its position, never its URL. */
+/**
+ * In strict mode, a resource could not be loaded or read. `resourceId` is its position, and the
+ * message never names its URL; `url` does, as the document wrote it (undefined for a `data:`
+ * URI), for a caller that holds the document anyway (the command line names it; the service
+ * passes on only the position).
+ */
 export class ResourceError extends QuireError {
   readonly code = 'resource_fetch_failed';
   constructor(
     readonly resourceId: string,
     readonly reason: string,
     message: string,
+    readonly url?: string,
   ) {
     super(message);
   }

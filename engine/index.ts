@@ -28,3 +28,4 @@ export { ResourceLoadError, noLoader, type LoadContext, type LoadedResource, typ
 export { folderLoader, localPath } from './resources/folder-loader.js';
 export { renderPreview, type PreviewOptions, type PreviewPage, type PreviewResult } from './preview/preview.js';
 export { decodeDataUri, isDataUri, base64DecodedLength } from './resources/data-uri.js';
+export { FRONT_MATTER_KEYS, closestKey, unknownKeyWarnings } from './parse/front-matter-keys.js';

@@ -2,8 +2,9 @@
  * The pipeline up to laid-out pages — parse, build, lay out — shared by the PDF (which paints
  * them) and the editor's preview (which draws them as pictures).
  */
-import { EmptyDocumentError, InvalidOptionError, throwIfAborted } from './errors.js';
+import { EmptyDocumentError, FrontMatterError, InvalidOptionError, throwIfAborted } from './errors.js';
 import { loadYamlFor, readFrontMatter, type FrontMatter } from './parse/front-matter.js';
+import { unknownKeyWarnings } from './parse/front-matter-keys.js';
 import { settingMessage } from './style/design-settings.js';
 import { resolveBounds, resolveFeatures, validateLanguage, type RenderOptions } from './options.js';
 import { parseMarkdown } from './parse/markdown.js';
@@ -44,11 +45,16 @@ export async function layOutSources(sources: readonly Source[], options: RenderO
   const language = options.language === undefined ? undefined : validateLanguage(options.language);
   const bounds = resolveBounds(options.limits?.bounds);
   const design = designOption(options.design);
+  const designWarnings = isRecord(options.design) ? unknownKeyWarnings(options.design, 'design option') : [];
   const signal = options.limits?.signal;
   if (sources.every((source) => source.markdown.length === 0)) throw new EmptyDocumentError();
 
   await loadYamlFor(sources.map((source) => source.markdown));
-  const parts = sources.map((source) => ({ source: parseMarkdown(source.markdown, features, bounds), loader: source.loader, path: source.path }));
+  const parts = sources.map((source) => ({
+    source: parsedNaming(source, () => parseMarkdown(source.markdown, features, bounds)),
+    loader: source.loader,
+    path: source.path,
+  }));
   await harfBuzzReady;
   clock.mark('setup');
 
@@ -65,10 +71,25 @@ export async function layOutSources(sources: readonly Source[], options: RenderO
     ...(caches.codeBlocks && { codeBlocks: caches.codeBlocks }),
   });
   throwIfAborted(signal);
+  document.warnings.unshift(...designWarnings);
   const laidOut = layoutDocument(document, { maxPages: options.limits?.maxPages, signal, ...(caches.blocks && { blockCache: caches.blocks }) });
   clock.mark('render');
 
   return { document, laidOut, clock };
+}
+
+/** A joined file's front matter error names the file: the lines it gives are that file's. */
+function parsedNaming<T>(source: Source, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof FrontMatterError) || source.path === null) throw error;
+    throw new FrontMatterError(error.detail, error.line, error.column, error.key, source.path);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** The `design` option: the same keys as front matter, refused with the option's name. */

@@ -76,7 +76,9 @@ mkdirSync(STAGE, { recursive: true });
 const { result, dataFiles } = await bundleQuire({ repo: REPO, dist: DIST, outdir: STAGE, entries: ENTRIES });
 
 // 2. What is read from files at run time.
-writeFileSync(path.join(STAGE, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+// The version, for `quire --version` (src/cli/version.ts reads it from here, as from the repository's).
+const { version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+writeFileSync(path.join(STAGE, 'package.json'), JSON.stringify({ type: 'module', private: true, version }));
 writeFileSync(
   path.join(STAGE, 'launch.cjs'),
   "import(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'dist/src/cli/main.js')).href);\n",

@@ -61,6 +61,7 @@ export async function buildDocument(parts: readonly DocumentPart[], settings: Bu
   const warnFor = (part: DocumentPart) => (message: string) => {
     if (warnings.length < 100) warnings.push(part.path === null || parts.length === 1 ? message : `${part.path}: ${message}`);
   };
+  for (const part of parts) for (const warning of part.source.warnings) warnFor(part)(warning);
   const footnotes = new FootnoteNumbering();
   const named = await Promise.all(parts.map((part, index) => nameParts(part, index, footnotes)));
   const byPath = new Map(named.flatMap(({ targets }) => (targets.path === null ? [] : [[targets.path, targets] as const])));

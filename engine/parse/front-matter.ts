@@ -2,8 +2,9 @@ import { FrontMatterError, InvalidOptionError } from '../errors.js';
 import { THEMES, type Theme } from '../style/theme.js';
 import { validateLanguage } from '../options.js';
 import { readDesign, settingMessage, type DesignSettings, type SettingFailure } from '../style/design-settings.js';
+import { unknownKeyWarnings } from './front-matter-keys.js';
 
-/** The front matter keys Quire reads; every other key is ignored and never printed. */
+/** The front matter keys Quire reads; every other key is ignored (named in a warning) and never printed on the page. */
 export interface FrontMatter extends Partial<DesignSettings> {
   title?: string;
   subtitle?: string;
@@ -22,6 +23,8 @@ export interface SplitSource {
   frontMatter: FrontMatter;
   /** The Markdown after the front matter (the whole document when there is none). */
   body: string;
+  /** Keys the front matter holds that Quire does not read, each with its line. */
+  warnings: string[];
 }
 
 const OPENING = /^---[ \t]*\r?\n/;
@@ -44,17 +47,42 @@ const CLOSING = /^(---|\.\.\.)[ \t]*$/m;
  * pairs was never front matter but Markdown (a thematic break, a setext heading) and stays.
  */
 export function splitFrontMatter(markdown: string): SplitSource {
+  const none = { frontMatter: {}, body: markdown, warnings: [] };
   const opening = OPENING.exec(markdown);
-  if (!opening) return { frontMatter: {}, body: markdown };
+  if (!opening) return none;
   const rest = markdown.slice(opening[0].length);
   const closing = CLOSING.exec(rest);
-  if (!closing) return { frontMatter: {}, body: markdown };
+  if (!closing) return none;
   const yaml = rest.slice(0, closing.index);
-  if (!looksLikeYaml(yaml)) return { frontMatter: {}, body: markdown };
+  if (!looksLikeYaml(yaml)) return none;
   const data = yaml.trim() === '' ? {} : parse(yaml);
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return { frontMatter: {}, body: markdown };
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return none;
   const afterClosing = rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, '');
-  return { frontMatter: readFrontMatter(data as Record<string, unknown>, frontMatterFailure), body: afterClosing };
+  const record = data as Record<string, unknown>;
+  const lineOf = (key: string) => keyLine(yaml, key);
+  return {
+    frontMatter: readFrontMatter(record, frontMatterFailure(lineOf)),
+    body: afterClosing,
+    warnings: unknownKeyWarnings(record, 'front matter', lineOf),
+  };
+}
+
+/**
+ * The document line of a top-level `key:` in the front matter's YAML (the opening `---` is line
+ * 1), or undefined when it is written in a way this does not find (a flow map, a complex key).
+ */
+function keyLine(yaml: string, key: string): number | undefined {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const found = new RegExp(`^(?:${escaped}|"${escaped}"|'${escaped}')[ \\t]*:`, 'm').exec(yaml);
+  if (!found) return undefined;
+  return lineNumberAt(yaml, found.index) + 1;
+}
+
+/** The 1-based line of `offset` in `text`. */
+function lineNumberAt(text: string, offset: number): number {
+  let line = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line++;
+  return line;
 }
 
 /** A block of `key: value` lines is meant as front matter; anything else was Markdown. */
@@ -62,10 +90,14 @@ function looksLikeYaml(value: string): boolean {
   return value.trim() === '' || /^[\w"'-][^\n:]*:(\s|$)/m.test(value);
 }
 
-/** A bad value in the front matter: the document is at fault. */
-const frontMatterFailure: SettingFailure = (key, value, expected) => {
-  throw new FrontMatterError(settingMessage(key, value, expected));
-};
+/** A bad value in the front matter: the document is at fault, at the key's line. */
+function frontMatterFailure(lineOf: (key: string) => number | undefined): SettingFailure {
+  return (key, value, expected) => {
+    // `footer.left` is written under `footer:`.
+    const topLevel = key.split('.')[0]!;
+    throw new FrontMatterError(settingMessage(key, value, expected), lineOf(topLevel), undefined, key);
+  };
+}
 
 /**
  * The keys Quire reads from a front matter record (or the library's `design` option, which holds
@@ -110,9 +142,12 @@ function parse(yaml: string): unknown {
     return yamlParser.parse(yaml, { maxAliasCount: 100, prettyErrors: false });
   } catch (error) {
     if (error instanceof yamlParser.YAMLParseError) {
-      const line = error.linePos?.[0]?.line;
+      // Its own line and column (linePos) come only with prettyErrors, whose message spans lines.
+      const offset = Math.min(error.pos[0], yaml.length);
+      const line = lineNumberAt(yaml, offset);
+      const column = offset - (offset === 0 ? 0 : yaml.lastIndexOf('\n', offset - 1) + 1) + 1;
       // +1: the opening `---` is line 1 of the document.
-      throw new FrontMatterError(error.message.split('\n')[0]!, line === undefined ? undefined : line + 1);
+      throw new FrontMatterError(error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), line + 1, column);
     }
     throw new FrontMatterError((error as Error).message);
   }

@@ -16,19 +16,21 @@ export interface ParsedSource {
   markdown: string;
   tree: Root;
   frontMatter: FrontMatter;
+  /** What the parse noticed for people: front matter keys Quire does not read. */
+  warnings: string[];
 }
 
 /** Markdown → mdast with the syntax the feature switches allow, bounded before and after parsing. */
 export function parseMarkdown(markdown: string, features: Features, bounds: RendererBounds): ParsedSource {
   checkSourceDepth(markdown, bounds.maxDepth);
-  const { frontMatter, body } = splitFrontMatter(markdown);
+  const { frontMatter, body, warnings } = splitFrontMatter(markdown);
   const tokens = parserFor(features).parse(body, {});
   const tree = tokensToMdast(tokens, { tasks: features.tasks });
   markAlerts(tree);
   readHeadingAttributes(tree);
   checkTreeBounds(tree, bounds);
   if (features.smart_typography) applySmartTypography(tree);
-  return { markdown, tree, frontMatter };
+  return { markdown, tree, frontMatter, warnings };
 }
 
 /** One configured parser per combination of the switches that change syntax. */

@@ -43,7 +43,8 @@ export class ResourceTracker {
       return await this.settings.decode(id, loaded.bytes, loaded.mediaType);
     } catch (error) {
       if (!(error instanceof ResourceLoadError)) throw error;
-      if (this.settings.mode === 'strict') throw new ResourceError(id, error.reason, `resource ${id} could not be loaded: ${error.message}`);
+      if (this.settings.mode === 'strict')
+        throw new ResourceError(id, error.reason, `resource ${id} could not be loaded: ${error.message}`, isDataUri(url) ? undefined : url);
       this.failed.push(id);
       warn(`image ${id} (${shownUrl(url)}) could not be loaded: ${error.reason} (${error.message}); drawn as a placeholder`);
       return { kind: 'failed', id, reason: error.reason };

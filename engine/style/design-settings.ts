@@ -70,6 +70,25 @@ export const DEFAULT_DESIGN: Readonly<DesignSettings> = Object.freeze({
 
 const LONGEST_WATERMARK = 40;
 
+/** The keys readDesign reads, as front matter writes them. */
+export const DESIGN_KEYS = [
+  'paper',
+  'orientation',
+  'margin',
+  'number_headings',
+  'header',
+  'footer',
+  'header_first_page',
+  'page_numbers',
+  'watermark',
+  'title_page',
+  'cover_image',
+  'font_size',
+  'columns',
+  'fonts',
+  'accent',
+] as const;
+
 /** The design keys of a front matter (or `design` option) record; other keys are not read here. */
 export function readDesign(record: Readonly<Record<string, unknown>>, fail: SettingFailure): Partial<DesignSettings> {
   const out: Partial<DesignSettings> = {};

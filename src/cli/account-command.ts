@@ -7,23 +7,31 @@ import { PLAN_IDS, type LimitOverrides, type PlanId } from '../plan-terms.js';
 import type { Account } from '../store/store.js';
 import { printJson, withStore } from './admin-store.js';
 import { CliError } from './cli-error.js';
-import { onePositional, parseBoolean, parseFlags } from './parse-flags.js';
+import { answerHelpOrVersion, onePositional, parseBoolean, parseFlags } from './parse-flags.js';
+import { ACCOUNT_USAGE } from './usage.js';
 
 export async function accountCommand(args: string[]): Promise<void> {
+  answerHelpOrVersion(args, ACCOUNT_USAGE);
   const [action, ...rest] = args;
   if (action === 'create') return createAccount(rest);
   if (action === 'set') return setAccount(rest);
-  throw new CliError('usage: quire account create --email E … | quire account set ACCOUNT …');
+  throw new CliError(
+    `${action === undefined ? 'which action?' : `unknown action "${action}":`} quire account create … | quire account set ACCOUNT … (see quire account --help)`,
+  );
 }
 
 async function createAccount(args: string[]): Promise<void> {
-  const { values, positionals } = parseFlags(args, {
-    email: { type: 'string' },
-    plan: { type: 'string', default: 'free' },
-    unverified: { type: 'boolean', default: false },
-    db: { type: 'string' },
-  });
-  if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}"`);
+  const { values, positionals } = parseFlags(
+    args,
+    {
+      email: { type: 'string' },
+      plan: { type: 'string', default: 'free' },
+      unverified: { type: 'boolean', default: false },
+      db: { type: 'string' },
+    },
+    ACCOUNT_USAGE,
+  );
+  if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}" (see quire account --help)`);
   const email = values.email;
   if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new CliError('--email must be an email address');
   const plan = planFlag(values.plan);
@@ -35,14 +43,18 @@ async function createAccount(args: string[]): Promise<void> {
 }
 
 async function setAccount(args: string[]): Promise<void> {
-  const { values, positionals } = parseFlags(args, {
-    plan: { type: 'string' },
-    blocked: { type: 'string' },
-    'email-verified': { type: 'string' },
-    limit: { type: 'string', multiple: true },
-    db: { type: 'string' },
-  });
-  const accountId = onePositional(positionals, 'ACCOUNT');
+  const { values, positionals } = parseFlags(
+    args,
+    {
+      plan: { type: 'string' },
+      blocked: { type: 'string' },
+      'email-verified': { type: 'string' },
+      limit: { type: 'string', multiple: true },
+      db: { type: 'string' },
+    },
+    ACCOUNT_USAGE,
+  );
+  const accountId = onePositional(positionals, 'ACCOUNT', ACCOUNT_USAGE);
   const plan = values.plan === undefined ? undefined : planFlag(values.plan);
   const blocked = parseBoolean('--blocked', values.blocked);
   const emailVerified = parseBoolean('--email-verified', values['email-verified']);

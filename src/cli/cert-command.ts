@@ -17,31 +17,35 @@ import { ServiceError } from '../service-error.js';
 import type { CertificateSummary } from '../store/store.js';
 import { databaseLocation, printJson, withStore } from './admin-store.js';
 import { CliError } from './cli-error.js';
-import { onePositional, parseFlags } from './parse-flags.js';
-
-const USAGE =
-  'usage: quire cert add ACCOUNT --name N (--p12 FILE --password P | --key FILE --cert FILE [--chain FILE] [--password P])' +
-  ' | quire cert delete ACCOUNT --name N | quire cert list ACCOUNT';
+import { answerHelpOrVersion, onePositional, parseFlags } from './parse-flags.js';
+import { CERT_USAGE } from './usage.js';
 
 export async function certCommand(args: string[]): Promise<void> {
+  answerHelpOrVersion(args, CERT_USAGE);
   const [action, ...rest] = args;
   if (action === 'add') return addCertificate(rest);
   if (action === 'delete') return deleteCertificate(rest);
   if (action === 'list') return listCertificates(rest);
-  throw new CliError(USAGE);
+  throw new CliError(
+    `${action === undefined ? 'which action?' : `unknown action "${action}":`} quire cert add ACCOUNT … | quire cert delete ACCOUNT … | quire cert list ACCOUNT (see quire cert --help)`,
+  );
 }
 
 async function addCertificate(args: string[]): Promise<void> {
-  const { values, positionals } = parseFlags(args, {
-    name: { type: 'string' },
-    p12: { type: 'string' },
-    key: { type: 'string' },
-    cert: { type: 'string' },
-    chain: { type: 'string' },
-    password: { type: 'string' },
-    db: { type: 'string' },
-  });
-  const accountId = onePositional(positionals, 'ACCOUNT');
+  const { values, positionals } = parseFlags(
+    args,
+    {
+      name: { type: 'string' },
+      p12: { type: 'string' },
+      key: { type: 'string' },
+      cert: { type: 'string' },
+      chain: { type: 'string' },
+      password: { type: 'string' },
+      db: { type: 'string' },
+    },
+    CERT_USAGE,
+  );
+  const accountId = onePositional(positionals, 'ACCOUNT', CERT_USAGE);
   const name = certificateName(values.name);
   const credential = checkedShape({
     p12: values.p12 && readFileSync(values.p12).toString('base64'),
@@ -64,8 +68,8 @@ async function addCertificate(args: string[]): Promise<void> {
 }
 
 async function deleteCertificate(args: string[]): Promise<void> {
-  const { values, positionals } = parseFlags(args, { name: { type: 'string' }, db: { type: 'string' } });
-  const accountId = onePositional(positionals, 'ACCOUNT');
+  const { values, positionals } = parseFlags(args, { name: { type: 'string' }, db: { type: 'string' } }, CERT_USAGE);
+  const accountId = onePositional(positionals, 'ACCOUNT', CERT_USAGE);
   const name = certificateName(values.name);
   await withStore(values.db, async (store) => {
     await store.deleteCertificate(accountId, name);
@@ -74,8 +78,8 @@ async function deleteCertificate(args: string[]): Promise<void> {
 }
 
 async function listCertificates(args: string[]): Promise<void> {
-  const { values, positionals } = parseFlags(args, { db: { type: 'string' } });
-  const accountId = onePositional(positionals, 'ACCOUNT');
+  const { values, positionals } = parseFlags(args, { db: { type: 'string' } }, CERT_USAGE);
+  const accountId = onePositional(positionals, 'ACCOUNT', CERT_USAGE);
   await withStore(values.db, async (store) => {
     printJson({ account: accountId, certificates: (await store.listCertificates(accountId)).map(summaryJson) });
   });

@@ -13,11 +13,12 @@ import { ServiceError } from '../service-error.js';
 import { keepLeases } from '../store/lease-keeper.js';
 import { CliError } from './cli-error.js';
 import { parseFlags } from './parse-flags.js';
+import { MCP_USAGE } from './usage.js';
 import { openServiceParts } from './service-parts.js';
 
 export async function mcpCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parseFlags(args, { db: { type: 'string' } });
-  if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}"`);
+  const { values, positionals } = parseFlags(args, { db: { type: 'string' } }, MCP_USAGE);
+  if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}" (see quire mcp --help)`);
   const key = process.env.QUIRE_API_KEY;
   if (!key) throw new CliError('set QUIRE_API_KEY to an API key of the account the MCP server renders for');
   const authorization = `Bearer ${key}`;

@@ -8,7 +8,7 @@ import { CliError } from './cli-error.js';
 import { yieldHelperThreads } from './helper-threads.js';
 import { parseRenderArguments, type RenderArguments } from './render/arguments.js';
 import { commonFolder, pdfNameFor, renderFile, renderJoined, type RenderSettings } from './render/render-file.js';
-import { fetchProgress, pages, StatusLine } from './render/status-line.js';
+import { pages, RemoteProgress, StatusLine } from './render/status-line.js';
 import { watchFile } from './render/watch-file.js';
 
 export async function renderCommand(argv: string[]): Promise<void> {
@@ -20,6 +20,9 @@ export async function renderCommand(argv: string[]): Promise<void> {
     options: args.options,
     config: args.config,
     sets: args.sets,
+    encoding: args.encoding,
+    maxRemote: args.maxRemote,
+    maxRemoteBytes: args.maxRemoteBytes,
     root: path.resolve(args.root ?? commonFolder(args.inputs)),
   };
   // Loaded only for --out-dir: its worker threads' module is a few milliseconds of every start.
@@ -32,7 +35,7 @@ export async function renderCommand(argv: string[]): Promise<void> {
   }
 
   const status = new StatusLine();
-  const fetching = { ...settings, onFetch: fetchProgress(status, input) };
+  const fetching = { ...settings, progress: new RemoteProgress(status, input === '-' ? 'standard input' : input, args.progress) };
   const rendered = args.inputs.length > 1 ? await renderJoined(args.inputs, fetching) : await renderFile(input, fetching);
   status.clear();
   for (const warning of rendered.warnings) process.stderr.write(`quire: warning: ${warning}\n`);

@@ -11,17 +11,14 @@ import { IDEMPOTENCY_LIFETIME_MS } from '../render/idempotency.js';
 import { keepLeases, type LeaseKeeper } from '../store/lease-keeper.js';
 import { CliError } from './cli-error.js';
 import { parseFlags } from './parse-flags.js';
+import { SERVE_USAGE } from './usage.js';
 import { closeOpened, openServiceParts, type ServiceParts } from './service-parts.js';
 
 const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
 
 export async function serveCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parseFlags(args, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    db: { type: 'string' },
-  });
-  if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}"`);
+  const { values, positionals } = parseFlags(args, { port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' } }, SERVE_USAGE);
+  if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}" (see quire serve --help)`);
   const port = portNumber(values.port ?? (process.env.PORT || '8080'));
   const hostname = values.host ?? (process.env.HOST || '0.0.0.0');
   const operatorPort = process.env.QUIRE_OPERATOR_PORT ? portNumber(process.env.QUIRE_OPERATOR_PORT) : undefined;

@@ -37,6 +37,11 @@ export interface RemoteLoaderOptions {
   trustedCertificates?: () => readonly string[] | undefined;
   /** Told when a fetch starts and when it ends, however it ends. */
   onFetch?: (event: 'start' | 'end') => void;
+  /**
+   * The most distinct URLs one render may load; default MAX_REMOTE_RESOURCES, the service's
+   * limit for every plan. The command line counts its own (its limit is the user's to set).
+   */
+  maxResources?: number;
 }
 
 export class RemoteLoader implements ResourceLoader {
@@ -65,7 +70,8 @@ export class RemoteLoader implements ResourceLoader {
     parsed.hash = ''; // never sent: the same resource
     let load = this.loads.get(parsed.href);
     if (!load) {
-      if (this.loads.size >= MAX_REMOTE_RESOURCES) throw new TooManyRemoteResourcesError(MAX_REMOTE_RESOURCES);
+      const most = this.options.maxResources ?? MAX_REMOTE_RESOURCES;
+      if (this.loads.size >= most) throw new TooManyRemoteResourcesError(most);
       load = this.fetch(parsed, context);
       this.loads.set(parsed.href, load);
     }

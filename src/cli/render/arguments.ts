@@ -4,7 +4,9 @@
  */
 import { DEFAULT_FEATURES, FEATURE_NAMES, type RenderOptions, type ResourceMode } from '@quire/engine';
 import { DEFAULT_NET_SETTINGS } from '../../net/net-settings.js';
-import { CliError } from '../cli-error.js';
+import { CliAnswer, CliError } from '../cli-error.js';
+import { versionLine } from '../version.js';
+import { checkEncoding } from './decode-input.js';
 import { addSetting, CONFIG_FILE, type DesignRecord } from './design-config.js';
 
 export interface RenderArguments {
@@ -24,11 +26,19 @@ export interface RenderArguments {
   config: string | null;
   /** `--set key=value`, in order (a later one wins). */
   sets: DesignRecord;
+  /** `--encoding`: how the Markdown files are read; null: UTF-8 (or UTF-16 by its byte order mark). */
+  encoding: string | null;
+  /** `--max-remote`: the most distinct remote images a document may load (none: no bound). */
+  maxRemote: number;
+  /** `--max-remote-mb`, in bytes: what a document's remote images may load together. */
+  maxRemoteBytes: number;
+  /** `--progress`: progress lines for remote images even when standard error is not a terminal. */
+  progress: boolean;
 }
 
 const MB = 1024 * 1024;
-/** What all of one document's images may load together. */
-export const CLI_RESOURCE_BYTES = 100 * MB;
+/** What all of one document's remote images may load together, unless --max-remote-mb says otherwise. */
+export const CLI_REMOTE_BYTES = 100 * MB;
 
 /** The command line's own default; the library and the service default to strict. */
 export const CLI_RESOURCE_MODE: ResourceMode = 'lenient';
@@ -54,6 +64,14 @@ options:
                           drawn as a placeholder with a warning; strict: it fails the render
                           (the library's and the service's default)
   --offline               load nothing over the network: remote images are placeholders
+  --max-remote N          at most N distinct remote images per document (default: no limit)
+  --max-remote-mb N       at most N MB of remote images per document together (default ${CLI_REMOTE_BYTES / MB})
+  --progress              report remote images as they load on standard error even when it is
+                          not a terminal (on a terminal, a status line shows it anyway)
+  --encoding NAME         read the Markdown in this encoding (latin1, windows-1252, utf-16le, …:
+                          any the WHATWG Encoding standard names); default UTF-8, whose byte order
+                          mark is fine (a UTF-16 one is read as UTF-16). A file that is not text,
+                          or not valid in its encoding, is refused with where it goes wrong
   --theme light|dark      the colour theme (default light)
   --language TAG          the document's language as a BCP 47 tag (hyphenation, quotes), over
                           the front matter's
@@ -63,10 +81,13 @@ options:
   --config FILE           settings (front matter keys) from FILE; without it, from a
                           ${CONFIG_FILE} beside the Markdown file when there is one
   -h, --help              this help
+  -v, --version           the version of quire
 
 Remote images (http and https) load as the service loads them: public addresses only, no
-redirects, ${DEFAULT_NET_SETTINGS.resourceTimeoutMs / 1000} s per image, and ${DEFAULT_NET_SETTINGS.resourcesTimeoutMs / 1000} s and ${CLI_RESOURCE_BYTES / MB} MB for all of a document's images.
-Extra certificate authorities come from NODE_EXTRA_CA_CERTS.
+redirects, ${DEFAULT_NET_SETTINGS.resourceTimeoutMs / 1000} s per image and ${DEFAULT_NET_SETTINGS.resourcesTimeoutMs / 1000} s for all of a document's (QUIRE_NET_RESOURCE_TIMEOUT_S,
+QUIRE_NET_RESOURCES_TIMEOUT_S), several at a time. Extra certificate authorities come from
+NODE_EXTRA_CA_CERTS. Unknown front matter keys are named in a warning, with the key meant when
+one is close.
 
 feature switches (--FEATURE turns one on, --no-FEATURE off):
 ${SWITCHES}
@@ -92,11 +113,37 @@ export function parseRenderArguments(argv: string[]): RenderArguments {
     options: {},
     config: null,
     sets: {},
+    encoding: null,
+    maxRemote: Number.POSITIVE_INFINITY,
+    maxRemoteBytes: CLI_REMOTE_BYTES,
+    progress: false,
   };
+  answerHelpOrVersion(argv);
   const features: Record<string, unknown> = {};
+  let operands = false;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    let arg = argv[i]!;
+    if (operands || arg === '-' || !arg.startsWith('-')) {
+      parsed.inputs.push(arg);
+      continue;
+    }
+    if (arg === '--') {
+      operands = true;
+      continue;
+    }
+    // `--theme=dark` is `--theme dark`.
+    let inline: string | undefined;
+    const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    if (equals > 2) {
+      inline = arg.slice(equals + 1);
+      arg = arg.slice(0, equals);
+    }
     const value = () => {
+      if (inline !== undefined) {
+        const given = inline;
+        inline = undefined;
+        return given;
+      }
       const next = argv[++i];
       if (next === undefined) throw new CliError(`${arg} needs a value (see quire render --help)`);
       return next;
@@ -111,16 +158,38 @@ export function parseRenderArguments(argv: string[]): RenderArguments {
     else if (arg === '--resources') parsed.resources = resourceMode(value());
     else if (arg === '--set') addSetting(parsed.sets, value());
     else if (arg === '--config') parsed.config = value();
-    else if (arg === '--help' || arg === '-h') {
-      process.stdout.write(RENDER_HELP);
-      process.exit(0);
-    } else if (arg.startsWith('--no-')) features[featureName(arg.slice(5), arg)] = false;
+    else if (arg === '--encoding') parsed.encoding = checkEncoding(value());
+    else if (arg === '--max-remote') parsed.maxRemote = wholeNumber(arg, value());
+    else if (arg === '--max-remote-mb') parsed.maxRemoteBytes = megabytes(arg, value());
+    else if (arg === '--progress') parsed.progress = true;
+    else if (arg.startsWith('--no-')) features[featureName(arg.slice(5), arg)] = false;
     else if (arg.startsWith('--') && arg.length > 2) features[featureName(arg.slice(2), arg)] = true;
-    else if (arg.startsWith('-') && arg !== '-') throw new CliError(`unknown option ${arg} (see quire render --help)`);
-    else parsed.inputs.push(arg);
+    else throw new CliError(`unknown option ${arg} (see quire render --help)`);
+    if (inline !== undefined) throw new CliError(`${arg} takes no value (see quire render --help)`);
   }
   parsed.options.features = features;
   return checked(parsed);
+}
+
+/** `--help` and `--version` are answered whatever else is given (before `--`, after which all are files). */
+function answerHelpOrVersion(argv: readonly string[]): void {
+  for (const arg of argv) {
+    if (arg === '--') return;
+    if (arg === '--help' || arg === '-h') throw new CliAnswer(RENDER_HELP);
+    if (arg === '--version' || arg === '-v') throw new CliAnswer(versionLine());
+  }
+}
+
+function wholeNumber(flag: string, text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isSafeInteger(value) || value < 1) throw new CliError(`${flag} takes a whole number above 0, not "${text}"`);
+  return value;
+}
+
+function megabytes(flag: string, text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0) throw new CliError(`${flag} takes a number of megabytes above 0, not "${text}"`);
+  return Math.floor(value * MB);
 }
 
 /** Combinations that cannot mean anything, refused with what to do instead. */

@@ -5,7 +5,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { FRONT_MATTER_KEYS, unknownKeyWarnings } from '@quire/engine';
 import { CliError } from '../cli-error.js';
+import { decodeInput } from './decode-input.js';
 
 export type DesignRecord = Record<string, unknown>;
 
@@ -33,10 +35,19 @@ export function addSetting(sets: DesignRecord, assignment: string): void {
   sets[name] = { ...(isRecord(current) ? current : {}), [slot]: value };
 }
 
-/** The settings for one input: the config file's, then the `--set` ones over them. */
-export async function designFor(input: string, config: string | null, sets: DesignRecord): Promise<DesignRecord> {
+/**
+ * The settings for one input: the config file's, then the `--set` ones over them. Keys Quire does
+ * not read are told to `warn` (with their lines in the file, and the key meant when one is close)
+ * and left out, as the engine leaves out those of front matter: the render goes on.
+ */
+export async function designFor(input: string, config: string | null, sets: DesignRecord, warn: (message: string) => void): Promise<DesignRecord> {
   const file = config ?? besideInput(input);
-  return merged(file === null ? {} : await readConfig(file), sets);
+  for (const warning of unknownKeyWarnings(sets, '--set')) warn(warning);
+  return merged(file === null ? {} : await readConfig(file, warn), known(sets));
+}
+
+function known(record: DesignRecord): DesignRecord {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => FRONT_MATTER_KEYS.includes(key)));
 }
 
 function besideInput(input: string): string | null {
@@ -44,24 +55,40 @@ function besideInput(input: string): string | null {
   return existsSync(file) ? file : null;
 }
 
-async function readConfig(file: string): Promise<DesignRecord> {
-  let text: string;
+async function readConfig(file: string, warn: (message: string) => void): Promise<DesignRecord> {
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 1);
   }
+  const text = decodeInput(bytes, file, null);
   // Loaded only for a settings file, as the engine loads it only for front matter.
   const yaml = await import('yaml');
   let data: unknown;
   try {
     data = yaml.parse(text, { maxAliasCount: 100, prettyErrors: false });
   } catch (error) {
-    throw new CliError(`${file}: ${(error as Error).message.split('\n')[0]}`, 1);
+    const message = (error as Error).message.split('\n')[0]!;
+    if (!(error instanceof yaml.YAMLParseError)) throw new CliError(`${file}: ${message}`, 1);
+    const { line, column } = placeOf(text, error.pos[0]);
+    throw new CliError(`${file}:${line}:${column}: ${message.replace(/ at line \d+, column \d+:?$/, '')}`, 1);
   }
   if (data === null || data === undefined) return {};
   if (!isRecord(data)) throw new CliError(`${file}: settings must be key: value pairs, as in front matter`, 1);
-  return data;
+  const lineOf = (key: string) => {
+    const at = text.search(new RegExp(`^["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?[ \t]*:`, 'm'));
+    return at < 0 ? undefined : placeOf(text, at).line;
+  };
+  for (const warning of unknownKeyWarnings(data, file, lineOf)) warn(warning.replace(/^(.*?), line (\d+): /, '$1:$2: '));
+  return known(data);
+}
+
+/** The 1-based line and column of `offset` in `text`. */
+function placeOf(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, column: before.length - lineStart + 1 };
 }
 
 /** `over` on `base`; a map set in both (`footer`) merges slot by slot. */

@@ -32,7 +32,9 @@ export async function renderEachFile(inputs: string[], outDir: string, settings:
     }
     totals.pages += outcome.pages;
     totals.warnings += outcome.warnings.length;
-    for (const warning of outcome.warnings) status.print(`quire: ${task.input}: warning: ${warning}`);
+    // A warning that names its place in the file already (`a.md:3: front matter: …`) is not named twice.
+    for (const warning of outcome.warnings)
+      status.print(warning.startsWith(`${task.input}:`) ? `quire: warning: ${warning}` : `quire: ${task.input}: warning: ${warning}`);
     status.print(`quire: wrote ${task.output} (${pages(outcome.pages)}, ${seconds(outcome.ms)})`, progress());
   };
 

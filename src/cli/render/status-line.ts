@@ -1,9 +1,11 @@
+import type { FetchProgress } from './resource-loader.js';
+
 /**
  * One line of progress on standard error, rewritten in place — only when standard error is a
  * terminal: piped or logged output gets the final lines alone.
  */
 export class StatusLine {
-  private shown = false;
+  private shown: string | null = null;
 
   constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {}
 
@@ -15,14 +17,17 @@ export class StatusLine {
     if (!this.enabled) return;
     // A terminal that reports no size (0 columns) gets the usual 80.
     const width = Math.max(20, (this.stream.columns || 80) - 1);
-    this.stream.write(`\r\x1b[2K${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
-    this.shown = true;
+    const line = text.length > width ? `${text.slice(0, width - 1)}…` : text;
+    // Hundreds of fetches starting tell it the same thing again: written once.
+    if (line === this.shown) return;
+    this.stream.write(`\r\x1b[2K${line}`);
+    this.shown = line;
   }
 
   clear(): void {
-    if (!this.shown) return;
+    if (this.shown === null) return;
     this.stream.write('\r\x1b[2K');
-    this.shown = false;
+    this.shown = null;
   }
 
   /** A permanent line: the status is cleared first and shown again after it. */
@@ -33,16 +38,61 @@ export class StatusLine {
   }
 }
 
-/** Counts a render's remote fetches on the status line: "fetching images: 2 of 5". */
-export function fetchProgress(status: StatusLine, label: string): (event: 'start' | 'end') => void {
-  let started = 0;
-  let ended = 0;
-  return (event) => {
-    if (event === 'start') started++;
-    else ended++;
-    if (ended === started) status.clear();
-    else status.show(`quire: ${label}: fetching images, ${ended} of ${started} done`);
-  };
+/**
+ * A render's remote images on standard error. On a terminal, the status line: "fetching remote
+ * images, 120 of 300 done". Elsewhere (a log, a pipe, a test) nothing — unless `lines` (--progress)
+ * asks for plain lines: one as the fetching starts, one at each further quarter, one at the end.
+ */
+export class RemoteProgress implements FetchProgress {
+  private expected = 0;
+  private started = 0;
+  private ended = 0;
+  private startedAt = 0;
+  private quartersShown = 0;
+  private finished = false;
+
+  constructor(
+    private readonly status: StatusLine,
+    private readonly label: string,
+    private readonly lines: boolean,
+    private readonly stream: NodeJS.WriteStream = process.stderr,
+  ) {}
+
+  planned(count: number): void {
+    this.expected = Math.max(this.expected, count);
+  }
+
+  fetch(event: 'start' | 'end'): void {
+    if (event === 'start') {
+      if (this.started === 0) this.startedAt = performance.now();
+      this.started++;
+    } else {
+      this.ended++;
+    }
+    const total = Math.max(this.expected, this.started);
+    if (this.status.enabled) {
+      if (this.ended === this.started) this.status.clear();
+      else this.status.show(`quire: ${this.label}: fetching remote images, ${this.ended} of ${total} done`);
+      return;
+    }
+    if (!this.lines) return;
+    if (event === 'start' && this.started === 1) this.stream.write(`quire: ${this.label}: fetching ${images(total)}\n`);
+    if (event !== 'end') return;
+    if (this.ended >= total) {
+      if (!this.finished) this.stream.write(`quire: ${this.label}: fetched ${images(this.ended)} in ${seconds(performance.now() - this.startedAt)}\n`);
+      this.finished = true;
+      return;
+    }
+    const quarter = Math.floor((4 * this.ended) / total);
+    if (quarter > this.quartersShown) {
+      this.quartersShown = quarter;
+      this.stream.write(`quire: ${this.label}: ${this.ended} of ${images(total)} fetched\n`);
+    }
+  }
+}
+
+function images(count: number): string {
+  return `${count} remote image${count === 1 ? '' : 's'}`;
 }
 
 export function pages(count: number): string {

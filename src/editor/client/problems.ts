@@ -51,24 +51,37 @@ function frontMatterProblem(error: ServiceProblem, source: string): Problem {
   const numbered = /front matter, line (\d+)/.exec(detail);
   const key = /front matter: (\w+) /.exec(detail)?.[1];
   const line = numbered ? Number(numbered[1]) : ((key === undefined ? null : settingLine(source, key)) ?? 1);
-  return { code: error.code, message: `The front matter has a problem: ${detail.replace(/^front matter(, line \d+)?: /, '')}.`, line, severity: 'error' };
+  return {
+    code: error.code,
+    message: `The front matter has a problem: ${detail.replace(/^front matter(, line \d+(, column \d+)?)?: /, '')}.`,
+    line,
+    severity: 'error',
+  };
 }
 
 /**
  * Engine warnings: `image 2 (…) could not be loaded: …` points at the second image written (the
  * download, in strict mode, would be refused with `resource_fetch_failed`); a formula or diagram
  * not drawn (`…; its source begins "…"`) at the line its source begins on — the PDF shows that
- * source with a note.
+ * source with a note; a front matter key Quire does not read (`front matter, line 3: …`) at its line.
  */
 export function problemsFromWarnings(warnings: readonly string[], source: string): Problem[] {
   return warnings.map((warning) => {
     const image = /^image (\d+) /.exec(warning);
     const drawing = /^(.*); its source begins "(.*)"$/.exec(warning);
-    const message = (drawing ? drawing[1]! : warning).replace(/^./, (first) => first.toUpperCase());
+    const frontMatter = /^front matter, line (\d+): /.exec(warning);
+    const text = frontMatter ? `front matter: ${warning.slice(frontMatter[0].length)}` : warning;
+    const message = (drawing ? drawing[1]! : text).replace(/^./, (first) => first.toUpperCase());
     return {
       code: image ? 'resource_fetch_failed' : 'warning',
       message: drawing ? `${message}. The PDF shows its source with this note.` : `${message}.`,
-      line: image ? imageLine(source, Number(image[1])) : drawing ? textLine(source, drawing[2]!.replace(/…$/, '')) : null,
+      line: image
+        ? imageLine(source, Number(image[1]))
+        : drawing
+          ? textLine(source, drawing[2]!.replace(/…$/, ''))
+          : frontMatter
+            ? Number(frontMatter[1])
+            : null,
       severity: 'warning',
     };
   });

@@ -87,7 +87,7 @@ describe('quire render design settings', () => {
     assert.match(fromFile.stderr.toString(), /^quire: margin must be .*not "lots"/);
     const inDocument = quire([path.join(folderWith({ 'doc.md': '---\nwatermark: [1, 2]\n---\n\nText.\n' }), 'doc.md')]);
     assert.equal(inDocument.status, 1);
-    assert.match(inDocument.stderr.toString(), /^quire: front matter: watermark must be one line of text .*not \[1,2\]\n$/);
+    assert.match(inDocument.stderr.toString(), /^quire: .*doc\.md:2: front matter: watermark must be one line of text .*not \[1,2\]\n$/);
   });
 
   it('should refuse a malformed --set or settings file with one line', () => {
@@ -103,10 +103,19 @@ describe('quire render design settings', () => {
     }
   });
 
-  it('should ignore keys it does not know, in --set and the settings file', () => {
+  it('should name keys it does not know, in --set and the settings file, in warnings, and still render', () => {
     const dir = folderWith({ 'quire.yaml': 'colour_scheme: neon\n', 'doc.md': 'Text.\n' });
-    const result = quire([path.join(dir, 'doc.md'), '--set', 'fancy=yes']);
+    const result = quire([path.join(dir, 'doc.md'), '--set', 'fancy=yes', '--set', 'papr=letter']);
     assert.equal(result.status, 0, result.stderr.toString());
-    assert.doesNotMatch(result.stderr.toString(), /fancy|neon|colour/);
+    const warnings = result.stderr
+      .toString()
+      .split('\n')
+      .filter((line) => line.startsWith('quire: warning: '));
+    assert.deepEqual(warnings, [
+      'quire: warning: --set: unknown key `papr` is ignored (did you mean `paper`?)',
+      'quire: warning: --set: unknown key `fancy` is ignored',
+      `quire: warning: ${path.join(dir, 'quire.yaml')}:1: unknown key \`colour_scheme\` is ignored`,
+    ]);
+    assert.doesNotMatch(result.stderr.toString(), /neon|yes/, 'values are not repeated');
   });
 });

@@ -119,7 +119,10 @@ describe('quire render on real work', () => {
     assert.match(await pdftotext(readFileSync(path.join(dir, 'gone.pdf'))), /Before .*after\./);
     const strict = await quire(['render', file, '--resources', 'strict', '-o', path.join(dir, 'strict.pdf')], net);
     assert.equal(strict.status, 1);
-    assert.match(strict.stderr, /^quire: resource 1 could not be loaded: the server answered 404\n$/);
+    assert.match(
+      strict.stderr,
+      /^quire: image 1 \(https:\/\/img\.example\.com:\d+\/gone\.png\) could not be loaded: the server answered 404 \(--resources strict\)\n$/,
+    );
     assert.equal(existsSync(path.join(dir, 'strict.pdf')), false);
   });
 
