@@ -108,6 +108,17 @@ export class ResourceError extends QuireError {
   }
 }
 
+/**
+ * A document links more distinct remote resources than its remote loader allows (`maxResources`
+ * of `remoteLoader`; 50 in the service): the render stops rather than go on without them.
+ */
+export class TooManyRemoteResourcesError extends QuireError {
+  readonly code = 'too_many_resources';
+  constructor(readonly limit: number) {
+    super(`the document links more than ${limit} remote resources`);
+  }
+}
+
 /** Stop at once when the caller's signal has fired. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new RenderTimeoutError();

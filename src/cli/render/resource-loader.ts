@@ -7,7 +7,7 @@
  */
 import { folderLoader, localPath, ResourceLoadError, type LoadedResource, type ResourceLoader } from '../../../engine/index.js';
 import type { RemoteLoader } from '../../net/remote-loader.js';
-import { RESOURCE_SCHEMES } from '../../net/resource-schemes.js';
+import { RESOURCE_SCHEMES } from '../../../engine/resources/remote/resource-schemes.js';
 import { CLI_RESOURCE_BYTES } from './arguments.js';
 
 export interface CliLoaderSettings {
