@@ -1,7 +1,8 @@
 import { FrontMatterError, InvalidOptionError } from '../errors.js';
 import { THEMES, type Theme } from '../style/theme.js';
 import { validateLanguage } from '../options.js';
-import { readDesign, settingMessage, type DesignSettings, type SettingFailure } from '../style/design-settings.js';
+import { readDesign, settingMessage, type DesignSettings, type RegisteredFamilies, type SettingFailure } from '../style/design-settings.js';
+import { NO_REGISTERED_FAMILIES } from '../style/document-fonts.js';
 
 /** The front matter keys Quire reads; every other key is ignored and never printed. */
 export interface FrontMatter extends Partial<DesignSettings> {
@@ -43,7 +44,7 @@ const CLOSING = /^(---|\.\.\.)[ \t]*$/m;
  * at the first `---` or `...` line (as Pandoc reads it). A block that is not `key: value`
  * pairs was never front matter but Markdown (a thematic break, a setext heading) and stays.
  */
-export function splitFrontMatter(markdown: string): SplitSource {
+export function splitFrontMatter(markdown: string, registered: RegisteredFamilies = NO_REGISTERED_FAMILIES): SplitSource {
   const opening = OPENING.exec(markdown);
   if (!opening) return { frontMatter: {}, body: markdown };
   const rest = markdown.slice(opening[0].length);
@@ -54,7 +55,7 @@ export function splitFrontMatter(markdown: string): SplitSource {
   const data = yaml.trim() === '' ? {} : parse(yaml);
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return { frontMatter: {}, body: markdown };
   const afterClosing = rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, '');
-  return { frontMatter: readFrontMatter(data as Record<string, unknown>, frontMatterFailure), body: afterClosing };
+  return { frontMatter: readFrontMatter(data as Record<string, unknown>, frontMatterFailure, registered), body: afterClosing };
 }
 
 /** A block of `key: value` lines is meant as front matter; anything else was Markdown. */
@@ -69,10 +70,14 @@ const frontMatterFailure: SettingFailure = (key, value, expected) => {
 
 /**
  * The keys Quire reads from a front matter record (or the library's `design` option, which holds
- * the same keys); `fail` names a bad one with its value.
+ * the same keys); `fail` names a bad one with its value. `fonts` may name the `registered` families.
  */
-export function readFrontMatter(record: Readonly<Record<string, unknown>>, fail: SettingFailure): FrontMatter {
-  const result: FrontMatter = readDesign(record, fail);
+export function readFrontMatter(
+  record: Readonly<Record<string, unknown>>,
+  fail: SettingFailure,
+  registered: RegisteredFamilies = NO_REGISTERED_FAMILIES,
+): FrontMatter {
+  const result: FrontMatter = readDesign(record, fail, registered);
   if (record.title !== undefined) result.title = scalarText(record.title, 'title', fail);
   if (record.subtitle !== undefined) result.subtitle = scalarText(record.subtitle, 'subtitle', fail);
   if (record.author !== undefined) {
