@@ -20,6 +20,7 @@ export async function renderCommand(argv: string[]): Promise<void> {
     options: args.options,
     config: args.config,
     sets: args.sets,
+    fonts: args.fonts,
     root: path.resolve(args.root ?? commonFolder(args.inputs)),
   };
   // Loaded only for --out-dir: its worker threads' module is a few milliseconds of every start.

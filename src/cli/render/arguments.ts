@@ -2,6 +2,7 @@
  * `quire render`'s arguments: which files, where the PDFs go, how resources load, and the
  * engine's feature switches — with the help text that lists them all.
  */
+import path from 'node:path';
 import { DEFAULT_FEATURES, FEATURE_NAMES, type RenderOptions, type ResourceMode } from '../../../engine/index.js';
 import { DEFAULT_NET_SETTINGS } from '../../net/net-settings.js';
 import { CliError } from '../cli-error.js';
@@ -24,6 +25,13 @@ export interface RenderArguments {
   config: string | null;
   /** `--set key=value`, in order (a later one wins). */
   sets: DesignRecord;
+  /** `--font [Family=]file`, in order: the files absolute, the family null when the font's own name is meant. */
+  fonts: FontFile[];
+}
+
+export interface FontFile {
+  family: string | null;
+  file: string;
 }
 
 const MB = 1024 * 1024;
@@ -62,6 +70,10 @@ options:
                           repeatable; the document's own front matter overrides it
   --config FILE           settings (front matter keys) from FILE; without it, from a
                           ${CONFIG_FILE} beside the Markdown file when there is one
+  --font [FAMILY=]FILE    a TrueType or OpenType font (.ttf, .otf, .ttc) the document may name
+                          in its front matter (fonts: Inter, or fonts: {body: Inter, mono: …}),
+                          as FAMILY or else by the family its name table gives; repeatable, one
+                          face (regular, bold, italic, bold italic) each
   -h, --help              this help
 
 Remote images (http and https) load as the service loads them: public addresses only, no
@@ -77,6 +89,7 @@ examples:
   quire render intro.md setup.md -o book.pdf   one PDF, each file from a new page
   quire render docs/*.md --out-dir pdf/        one PDF per file
   quire render notes.md --set paper=letter --set footer="{page} of {pages}"
+  quire render notes.md --font Inter-Regular.ttf --font Inter-Bold.ttf --set fonts=Inter
   cat notes.md | quire render - > notes.pdf
 `;
 
@@ -92,6 +105,7 @@ export function parseRenderArguments(argv: string[]): RenderArguments {
     options: {},
     config: null,
     sets: {},
+    fonts: [],
   };
   const features: Record<string, unknown> = {};
   for (let i = 0; i < argv.length; i++) {
@@ -111,6 +125,7 @@ export function parseRenderArguments(argv: string[]): RenderArguments {
     else if (arg === '--resources') parsed.resources = resourceMode(value());
     else if (arg === '--set') addSetting(parsed.sets, value());
     else if (arg === '--config') parsed.config = value();
+    else if (arg === '--font') parsed.fonts.push(fontFile(value()));
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(RENDER_HELP);
       process.exit(0);
@@ -136,6 +151,22 @@ function checked(args: RenderArguments): RenderArguments {
   }
   if (args.watch && (inputs.length > 1 || inputs[0] === '-' || args.outDir !== null)) throw new CliError('--watch follows one file (not standard input)');
   return args;
+}
+
+/**
+ * `--font Inter.ttf` or `--font "Inter Display=fonts/Inter.ttf"`: a family before an `=` when
+ * what precedes it names no folder (a file whose name holds `=` is written with its folder,
+ * `./a=b.ttf`).
+ */
+function fontFile(value: string): FontFile {
+  const equals = value.indexOf('=');
+  const family = equals > 0 ? value.slice(0, equals) : '';
+  if (family.trim() !== '' && !/[/\\]/.test(family)) {
+    const file = value.slice(equals + 1);
+    if (file === '') throw new CliError(`--font ${value}: which file? (--font FAMILY=FILE)`);
+    return { family: family.trim(), file: path.resolve(file) };
+  }
+  return { family: null, file: path.resolve(value) };
 }
 
 function resourceMode(mode: string): ResourceMode {

@@ -1,11 +1,14 @@
 /** One Markdown file (or standard input) to PDF bytes, as `quire render` sets the engine up. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
+  DEFAULT_BOUNDS,
+  FontError,
   InvalidOptionError,
   QuireError,
   render,
   renderFiles,
+  type FontSource,
   type MarkdownFile,
   type RenderCache,
   type RenderOptions,
@@ -13,7 +16,7 @@ import {
   type ResourceLoader,
 } from '../../../engine/index.js';
 import { CliError } from '../cli-error.js';
-import { CLI_RESOURCE_BYTES, type RenderArguments } from './arguments.js';
+import { CLI_RESOURCE_BYTES, type FontFile, type RenderArguments } from './arguments.js';
 import { cliLoader, type RemoteImageMemory } from './resource-loader.js';
 import { designFor } from './design-config.js';
 
@@ -23,7 +26,7 @@ export interface RenderedFile {
   warnings: string[];
 }
 
-export type RenderSettings = Pick<RenderArguments, 'offline' | 'resources' | 'options' | 'config' | 'sets'> & {
+export type RenderSettings = Pick<RenderArguments, 'offline' | 'resources' | 'options' | 'config' | 'sets' | 'fonts'> & {
   /** Local images never load from outside this folder. */
   root: string;
   onFetch?: (event: 'start' | 'end') => void;
@@ -36,7 +39,7 @@ export type RenderSettings = Pick<RenderArguments, 'offline' | 'resources' | 'op
 export async function renderFile(input: string, settings: RenderSettings): Promise<RenderedFile> {
   const markdown = await readMarkdown(input);
   const options = await engineOptions(input, settings);
-  return engineErrors(() => render(markdown, { ...options, loader: loaderFor(input, settings) }));
+  return engineErrors(() => render(markdown, { ...options, loader: loaderFor(input, settings) }), settings.fonts);
 }
 
 /** Several files as one PDF, each from a new page, linking to each other by their paths. */
@@ -50,7 +53,7 @@ export async function renderJoined(inputs: string[], settings: RenderSettings): 
   }
   // The first file's settings speak for the whole, as its front matter does.
   const options = await engineOptions(inputs[0]!, settings);
-  return engineErrors(() => renderFiles(files, options));
+  return engineErrors(() => renderFiles(files, options), settings.fonts);
 }
 
 function loaderFor(input: string, settings: RenderSettings): ResourceLoader {
@@ -72,17 +75,35 @@ async function engineOptions(input: string, settings: RenderSettings): Promise<R
     design: await designFor(input, settings.config, settings.sets),
     resources: settings.resources,
     limits: { resourceBytes: CLI_RESOURCE_BYTES },
+    ...(settings.fonts.length > 0 && { fonts: settings.fonts.map(readFont) }),
     ...(cache && { cache }),
   };
 }
 
+/**
+ * A `--font` file's bytes, read here (from wherever it is: the user named it, no document did),
+ * its size checked before it is read.
+ */
+function readFont({ family, file }: FontFile): FontSource {
+  let bytes: Uint8Array;
+  try {
+    const size = statSync(file).size;
+    if (size > DEFAULT_BOUNDS.maxFontBytes) throw new CliError(`font ${file}: the file is larger than ${DEFAULT_BOUNDS.maxFontBytes / 1024 / 1024} MiB`, 1);
+    bytes = readFileSync(file);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`cannot read font ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 1);
+  }
+  return { ...(family !== null && { family }), data: bytes };
+}
+
 /** The engine's result, its typed errors as one line for the user. */
-async function engineErrors(run: () => Promise<RenderResult>): Promise<RenderedFile> {
+async function engineErrors(run: () => Promise<RenderResult>, fonts: readonly FontFile[]): Promise<RenderedFile> {
   try {
     const result = await run();
     return { pdf: result.pdf, pages: result.pages, warnings: result.warnings };
   } catch (error) {
-    if (error instanceof QuireError) throw new CliError(describe(error), 1);
+    if (error instanceof QuireError) throw new CliError(describe(error, fonts), 1);
     throw error;
   }
 }
@@ -122,7 +143,11 @@ async function readMarkdown(input: string): Promise<string> {
   }
 }
 
-function describe(error: QuireError): string {
+function describe(error: QuireError, fonts: readonly FontFile[]): string {
+  // The engine names a font by its place in the `fonts` option; the user gave it as a file.
+  if (error instanceof FontError) return `font ${fonts[error.index]?.file ?? error.font}: ${error.detail}`;
+  const font = error instanceof InvalidOptionError ? /^fonts\[(\d+)\]/.exec(error.key) : null;
+  if (font) return `--font ${fonts[Number(font[1])]?.file ?? ''}: ${error.message}`;
   if (error instanceof InvalidOptionError && error.key.startsWith('design.')) return `${error.message} (from --set or the settings file)`;
   if (!('resourceId' in error) || error.message.includes(`resource ${String(error.resourceId)}`)) return error.message;
   return `${error.message} (resource ${String(error.resourceId)})`;
