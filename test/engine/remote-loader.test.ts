@@ -148,5 +148,9 @@ describe('the remote loader of the library', () => {
       () => remoteLoader({ dnsServers: ['127.0.0.1:0'] }),
       (error: unknown) => error instanceof InvalidOptionError && error.key === 'dnsServers',
     );
+    assert.throws(
+      () => remoteLoader({ headers: { 'X-Id': 'a\r\nHost: elsewhere' } }),
+      (error: unknown) => error instanceof InvalidOptionError && error.key === 'headers',
+    );
   });
 });

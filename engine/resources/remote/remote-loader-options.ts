@@ -100,6 +100,16 @@ function loaderSettings(options: RemoteLoaderOptions): RemoteLoaderSettings {
     throw new InvalidOptionError('allowPrivate', 'allowPrivate must be true or false');
   if (options.userAgent !== undefined && (typeof options.userAgent !== 'string' || !/^[\x20-\x7e]+$/.test(options.userAgent)))
     throw new InvalidOptionError('userAgent', 'userAgent must be printable ASCII text');
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    // As HTTP allows them: a token for the name, no line break in the value.
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || typeof value !== 'string' || !/^[\t\x20-\x7e\x80-\xff]*$/.test(value))
+      throw new InvalidOptionError('headers', `the header "${name}" is not a header name with a one-line value`);
+  }
+  if (
+    options.trustedCertificates !== undefined &&
+    (!Array.isArray(options.trustedCertificates) || options.trustedCertificates.some((pem) => typeof pem !== 'string'))
+  )
+    throw new InvalidOptionError('trustedCertificates', 'trustedCertificates must be an array of PEM certificates');
   const trusted = options.trustedCertificates && [...options.trustedCertificates];
   return {
     net: {
