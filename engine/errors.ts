@@ -161,6 +161,57 @@ export class RendererBusyError extends QuireError {
   }
 }
 
+/** Why a font given to the render (the `fonts` option) is refused. */
+export type FontFailure =
+  /** The bytes are no TrueType or OpenType font (or its tables cannot be read). */
+  | 'not_a_font'
+  /** A WOFF or WOFF2 web font: give the TrueType or OpenType file it was made from. */
+  | 'unsupported_format'
+  /** OS/2 fsType 0x0002: restricted licence embedding, no embedding without the owner's permission. */
+  | 'embedding_restricted'
+  /** OS/2 fsType 0x0100: the font may not be subset, and Quire embeds only the glyphs a document uses. */
+  | 'no_subsetting'
+  /** OS/2 fsType 0x0200, or no outlines at all: only bitmaps could be embedded. */
+  | 'bitmap_only'
+  /** Over `limits.bounds.maxFontBytes`. */
+  | 'too_large'
+  /** More faces than `limits.bounds.maxFonts`. */
+  | 'too_many'
+  /** The loader could not deliver the file (`path`). */
+  | 'unreadable'
+  /** No family was given and the font's name table names none. */
+  | 'no_family'
+  /** Two faces of one family with the same weight and slant. */
+  | 'duplicate_face';
+
+/**
+ * A font given to the render cannot be used: `index` is its place in the `fonts` option, `font`
+ * names it as it was given (its family or path, and that place), `reason` says why and `detail`
+ * says it for people (the message is `font <font>: <detail>`).
+ */
+export class FontError extends QuireError {
+  readonly code = 'invalid_font';
+  constructor(
+    readonly index: number,
+    readonly font: string,
+    readonly reason: FontFailure,
+    readonly detail: string,
+  ) {
+    super(`font ${font}: ${detail}`);
+  }
+}
+
+/**
+ * A document links more distinct remote resources than its remote loader allows (`maxResources`
+ * of `remoteLoader`; 50 in the service): the render stops rather than go on without them.
+ */
+export class TooManyRemoteResourcesError extends QuireError {
+  readonly code = 'too_many_resources';
+  constructor(readonly limit: number) {
+    super(`the document links more than ${limit} remote resources`);
+  }
+}
+
 /** Stop at once when the caller's signal has fired. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new RenderTimeoutError({ cause: signal.reason });

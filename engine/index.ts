@@ -26,6 +26,14 @@ export type { PhaseTimings } from './phase-clock.js';
 export type { ResourceOutcome } from './resources/outcome.js';
 export { ResourceLoadError, noLoader, type LoadContext, type LoadedResource, type ResourceLoader, type ResourceFailureReason } from './resources/loader.js';
 export { folderLoader, localPath } from './resources/folder-loader.js';
+export { combineLoaders } from './resources/combine-loaders.js';
+export {
+  remoteLoader,
+  DEFAULT_MAX_REMOTE_BYTES,
+  DEFAULT_MAX_REMOTE_RESOURCES,
+  type RemoteLoaderOptions,
+  type RemoteResourceLoader,
+} from './resources/remote/remote-loader-options.js';
 export { renderPreview, type PreviewOptions, type PreviewPage, type PreviewResult } from './preview/preview.js';
 export { decodeDataUri, isDataUri, base64DecodedLength } from './resources/data-uri.js';
 export { FRONT_MATTER_KEYS, closestKey, unknownKeyWarnings } from './parse/front-matter-keys.js';

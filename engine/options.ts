@@ -64,6 +64,10 @@ export interface RendererBounds {
   maxImageSide: number;
   /** Most pixels of all PNG, GIF and WebP images of one document together (decoded outside the heap). */
   maxDecodedPixels: number;
+  /** Largest font file the `fonts` option may give, in bytes: checked before the font is read or parsed. */
+  maxFontBytes: number;
+  /** Most faces the `fonts` option may register for one render (each face of a collection counts). */
+  maxFonts: number;
 }
 
 export const DEFAULT_BOUNDS: Readonly<RendererBounds> = Object.freeze({
@@ -72,6 +76,8 @@ export const DEFAULT_BOUNDS: Readonly<RendererBounds> = Object.freeze({
   maxImagePixels: 50_000_000,
   maxImageSide: 20_000,
   maxDecodedPixels: 64_000_000,
+  maxFontBytes: 32 * 1024 * 1024,
+  maxFonts: 32,
 });
 
 export interface RenderLimits {
@@ -99,6 +105,27 @@ export interface DocumentMetadata {
   date?: Date;
 }
 
+/**
+ * A font for the render: its family is then chosen like a bundled one, in `design.fonts` and a
+ * front matter's `fonts` (`fonts: Inter`, `fonts: {body: Inter, heading: Inter, mono: Fira Code}`).
+ * Give each face of a family (regular, bold, italic, bold italic) as one source; a collection
+ * (TTC) gives all its faces unless `index` picks one.
+ */
+export interface FontSource {
+  /** The name documents choose it by; default: the font's own (typographic family, else family, of its name table). */
+  family?: string;
+  /** The TrueType or OpenType file (`.ttf`, `.otf`, `.ttc`). */
+  data?: Uint8Array;
+  /** Or its path or URL, read through the render's `loader` (as an image would be). */
+  path?: string;
+  /** 1–1000 (400 regular, 600 semibold, 700 bold) or `normal`/`bold`; default: the font's own (OS/2 usWeightClass). */
+  weight?: number | 'normal' | 'bold';
+  /** Default: the font's own (OS/2 fsSelection, else the header's macStyle). */
+  style?: 'normal' | 'italic';
+  /** The face of a collection to register; default: every face. */
+  index?: number;
+}
+
 export interface RenderOptions {
   /**
    * Any subset of the API's switches. A misspelt name does not type-check; from JavaScript or
@@ -118,6 +145,12 @@ export interface RenderOptions {
    * unknown keys are ignored; a bad value throws InvalidOptionError naming `design.<key>`.
    */
   design?: Readonly<Record<string, unknown>>;
+  /**
+   * Fonts the document may choose by family besides the bundled ones. A font that cannot be
+   * used throws FontError (not a font, embedding not permitted by its OS/2 fsType, too large);
+   * a malformed entry throws InvalidOptionError naming `fonts[i].<key>`.
+   */
+  fonts?: readonly FontSource[];
 }
 
 export const MAX_LANGUAGE_LENGTH = 63;

@@ -15,8 +15,10 @@ import type { CodeBlockCache } from './document/code-block-cache.js';
 import { layoutDocument } from './layout/document.js';
 import type { LaidOutDocument } from './layout/frame.js';
 import { PhaseClock } from './phase-clock.js';
-import type { ResourceLoader } from './resources/loader.js';
+import { noLoader, type ResourceLoader } from './resources/loader.js';
 import { harfBuzzReady } from './text/harfbuzz.js';
+import { RegisteredFonts } from './text/registered-fonts.js';
+import type { RegisteredFamilies } from './style/document-fonts.js';
 
 export interface Source {
   markdown: string;
@@ -44,14 +46,16 @@ export async function layOutSources(sources: readonly Source[], options: RenderO
   const features = resolveFeatures(options.features);
   const language = options.language === undefined ? undefined : validateLanguage(options.language);
   const bounds = resolveBounds(options.limits?.bounds);
-  const design = designOption(options.design);
   const designWarnings = isRecord(options.design) ? unknownKeyWarnings(options.design, 'design option') : [];
   const signal = options.limits?.signal;
   if (sources.every((source) => source.markdown.length === 0)) throw new EmptyDocumentError();
+  // Fonts first: the design option and the front matter may name their families.
+  const fonts = await RegisteredFonts.load(options.fonts, options.loader ?? sources[0]?.loader ?? noLoader, bounds, signal);
+  const design = designOption(options.design, fonts.names);
 
   await loadYamlFor(sources.map((source) => source.markdown));
   const parts = sources.map((source) => ({
-    source: parsedNaming(source, () => parseMarkdown(source.markdown, features, bounds)),
+    source: parsedNaming(source, () => parseMarkdown(source.markdown, features, bounds, fonts.names)),
     loader: source.loader,
     path: source.path,
   }));
@@ -72,7 +76,7 @@ export async function layOutSources(sources: readonly Source[], options: RenderO
   });
   throwIfAborted(signal);
   document.warnings.unshift(...designWarnings);
-  const laidOut = layoutDocument(document, { maxPages: options.limits?.maxPages, signal, ...(caches.blocks && { blockCache: caches.blocks }) });
+  const laidOut = layoutDocument(document, { maxPages: options.limits?.maxPages, signal, fonts, ...(caches.blocks && { blockCache: caches.blocks }) });
   clock.mark('render');
 
   return { document, laidOut, clock };
@@ -93,10 +97,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** The `design` option: the same keys as front matter, refused with the option's name. */
-function designOption(input: unknown): FrontMatter {
+function designOption(input: unknown, registered: RegisteredFamilies): FrontMatter {
   if (input === undefined || input === null) return {};
   if (typeof input !== 'object' || Array.isArray(input)) throw new InvalidOptionError('design', 'design must be an object of front matter keys');
-  return readFrontMatter(input as Record<string, unknown>, (key, value, expected) => {
-    throw new InvalidOptionError(`design.${key}`, settingMessage(key, value, expected));
-  });
+  return readFrontMatter(
+    input as Record<string, unknown>,
+    (key, value, expected) => {
+      throw new InvalidOptionError(`design.${key}`, settingMessage(key, value, expected));
+    },
+    registered,
+  );
 }

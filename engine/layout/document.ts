@@ -1,5 +1,6 @@
 import type { Block, FootnoteDefinition, QuireDocument } from '../document/types.js';
 import { fontLibrary } from '../text/font-library.js';
+import { RegisteredFonts } from '../text/registered-fonts.js';
 import { hyphenatorFor } from '../text/hyphenation.js';
 import { scaleItem, type FrameItem, type LaidOutDocument, type OutlineEntry, type Page } from './frame.js';
 import { StructTree, Tagger } from './structure.js';
@@ -27,6 +28,8 @@ export interface LayoutSettings {
   signal: AbortSignal | undefined;
   /** Blocks laid out before (the editor's preview, a document re-rendered as it is edited). */
   blockCache?: BlockCache;
+  /** The fonts given to the render, which the document's families may name. */
+  fonts?: RegisteredFonts;
 }
 
 /** The document → pages of positioned glyph runs, shapes, images, links and structure. */
@@ -39,8 +42,10 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
   const structure = features.tagged ? new StructTree(meta.language) : null;
   const tagger = new Tagger(structure);
   const hyphenator = meta.language && features.hyphenation ? hyphenatorFor(meta.language) : null;
+  const registered = settings.fonts ?? RegisteredFonts.none;
+  const fonts = fontLibrary.withFamilies(meta.design.fonts, registered);
   const context: LayoutContext = {
-    fonts: fontLibrary.withFamilies(meta.design.fonts),
+    fonts,
     palette,
     tagger,
     hyphenator,
@@ -62,7 +67,7 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
     ? {
         cache: settings.blockCache,
         settings: createHash('sha256')
-          .update(JSON.stringify([meta.design, meta.theme, meta.language, features]))
+          .update(JSON.stringify([meta.design, meta.theme, meta.language, features, registered.signature]))
           .digest('base64'),
       }
     : undefined;
@@ -105,6 +110,7 @@ export function layoutDocument(document: QuireDocument, settings: LayoutSettings
     pageColor: palette.page,
     meta: { title: meta.title, language: meta.language, author: meta.author, subject: meta.subject, keywords: meta.keywords, date: meta.date },
     attachment: features.embed_source ? document.source : null,
+    fonts,
     warnings,
   };
 }

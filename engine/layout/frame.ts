@@ -5,6 +5,7 @@ import type { PageGeometry } from '../style/page-geometry.js';
 import type { LinkTarget } from '../document/types.js';
 import type { Matrix } from '../drawing/matrix.js';
 import type { Stroke } from '../drawing/drawing.js';
+import type { Face } from '../text/face.js';
 
 /**
  * What layout hands to painting: plain data, positioned in points from the page's top-left
@@ -26,7 +27,14 @@ export interface LaidOutDocument {
   };
   /** The Markdown to attach as `document.md`, when asked for. */
   attachment: string | null;
+  /** Where the faces glyph runs name (`face`) are found: the bundled ones and those registered for the render. */
+  fonts: FaceSource;
   warnings: string[];
+}
+
+/** Faces by key, as glyph runs name them. */
+export interface FaceSource {
+  known(key: string): Face;
 }
 
 export interface Page {

@@ -1,7 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { throwIfAborted } from '../errors.js';
-import type { FrameItem, LaidOutDocument, PathItem } from '../layout/frame.js';
-import { fontLibrary } from '../text/font-library.js';
+import type { FaceSource, FrameItem, LaidOutDocument, PathItem } from '../layout/frame.js';
 import { beginText, END_TEXT, glyphRunOps, type TextState } from './glyph-run.js';
 import { OwnPngImage, ownPngLayout, type SplitImageCache } from './png-image.js';
 import { writeOutline } from './outline.js';
@@ -73,7 +72,7 @@ export async function paintDocument(laid: LaidOutDocument, settings: PaintSettin
   });
 
   const structure = laid.structure ? new StructureWriter(pdf, laid.structure) : null;
-  const painter = new ItemPainter(doc, pdf, structure, settings.splitImages);
+  const painter = new ItemPainter(doc, pdf, structure, settings.splitImages, laid.fonts);
   for (const page of laid.pages) {
     throwIfAborted(settings.signal);
     doc.addPage({ size: [page.width, page.height], margin: 0 });
@@ -117,6 +116,7 @@ class ItemPainter {
     private readonly pdf: DocumentInternals,
     private readonly structure: StructureWriter | null,
     private readonly splitImages: SplitImageCache | undefined,
+    private readonly faces: FaceSource,
   ) {}
 
   background(color: readonly [number, number, number], width: number, height: number): void {
@@ -292,7 +292,7 @@ class ItemPainter {
   private font(key: string): EmbeddedFontInternals {
     let font = this.fonts.get(key);
     if (!font) {
-      const source = fontLibrary.known(key).font;
+      const source = this.faces.known(key).font;
       // PDFKit names the font by its PostScript name, which fontkit finds by decoding its whole name table.
       if (!Object.hasOwn(source, 'postscriptName')) {
         const name = postscriptName(source as unknown as TrueTypeSource);

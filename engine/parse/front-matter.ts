@@ -1,7 +1,8 @@
 import { FrontMatterError, InvalidOptionError } from '../errors.js';
 import { THEMES, type Theme } from '../style/theme.js';
 import { validateLanguage } from '../options.js';
-import { readDesign, settingMessage, type DesignSettings, type SettingFailure } from '../style/design-settings.js';
+import { readDesign, settingMessage, type DesignSettings, type RegisteredFamilies, type SettingFailure } from '../style/design-settings.js';
+import { NO_REGISTERED_FAMILIES } from '../style/document-fonts.js';
 import { unknownKeyWarnings } from './front-matter-keys.js';
 
 /** The front matter keys Quire reads; every other key is ignored (named in a warning) and never printed on the page. */
@@ -46,7 +47,7 @@ const CLOSING = /^(---|\.\.\.)[ \t]*$/m;
  * at the first `---` or `...` line (as Pandoc reads it). A block that is not `key: value`
  * pairs was never front matter but Markdown (a thematic break, a setext heading) and stays.
  */
-export function splitFrontMatter(markdown: string): SplitSource {
+export function splitFrontMatter(markdown: string, registered: RegisteredFamilies = NO_REGISTERED_FAMILIES): SplitSource {
   const none = { frontMatter: {}, body: markdown, warnings: [] };
   const opening = OPENING.exec(markdown);
   if (!opening) return none;
@@ -61,7 +62,7 @@ export function splitFrontMatter(markdown: string): SplitSource {
   const record = data as Record<string, unknown>;
   const lineOf = (key: string) => keyLine(yaml, key);
   return {
-    frontMatter: readFrontMatter(record, frontMatterFailure(lineOf)),
+    frontMatter: readFrontMatter(record, frontMatterFailure(lineOf), registered),
     body: afterClosing,
     warnings: unknownKeyWarnings(record, 'front matter', lineOf),
   };
@@ -101,10 +102,14 @@ function frontMatterFailure(lineOf: (key: string) => number | undefined): Settin
 
 /**
  * The keys Quire reads from a front matter record (or the library's `design` option, which holds
- * the same keys); `fail` names a bad one with its value.
+ * the same keys); `fail` names a bad one with its value. `fonts` may name the `registered` families.
  */
-export function readFrontMatter(record: Readonly<Record<string, unknown>>, fail: SettingFailure): FrontMatter {
-  const result: FrontMatter = readDesign(record, fail);
+export function readFrontMatter(
+  record: Readonly<Record<string, unknown>>,
+  fail: SettingFailure,
+  registered: RegisteredFamilies = NO_REGISTERED_FAMILIES,
+): FrontMatter {
+  const result: FrontMatter = readDesign(record, fail, registered);
   if (record.title !== undefined) result.title = scalarText(record.title, 'title', fail);
   if (record.subtitle !== undefined) result.subtitle = scalarText(record.subtitle, 'subtitle', fail);
   if (record.author !== undefined) {

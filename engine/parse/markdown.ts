@@ -7,6 +7,7 @@ import { gfmAutolinks } from './gfm-autolinks.js';
 import { markAlerts } from './github-alerts.js';
 import { readHeadingAttributes } from './heading-attributes.js';
 import { splitFrontMatter, type FrontMatter } from './front-matter.js';
+import { NO_REGISTERED_FAMILIES, type RegisteredFamilies } from '../style/document-fonts.js';
 import { mathSyntax } from './math-syntax.js';
 import { pageBreakSyntax } from './page-breaks.js';
 import { applySmartTypography } from './smart-typography.js';
@@ -20,10 +21,18 @@ export interface ParsedSource {
   warnings: string[];
 }
 
-/** Markdown → mdast with the syntax the feature switches allow, bounded before and after parsing. */
-export function parseMarkdown(markdown: string, features: Features, bounds: RendererBounds): ParsedSource {
+/**
+ * Markdown → mdast with the syntax the feature switches allow, bounded before and after parsing;
+ * the front matter's `fonts` may name the families `registered` for the render.
+ */
+export function parseMarkdown(
+  markdown: string,
+  features: Features,
+  bounds: RendererBounds,
+  registered: RegisteredFamilies = NO_REGISTERED_FAMILIES,
+): ParsedSource {
   checkSourceDepth(markdown, bounds.maxDepth);
-  const { frontMatter, body, warnings } = splitFrontMatter(markdown);
+  const { frontMatter, body, warnings } = splitFrontMatter(markdown, registered);
   const tokens = parserFor(features).parse(body, {});
   const tree = tokensToMdast(tokens, { tasks: features.tasks });
   markAlerts(tree);

@@ -3,8 +3,7 @@
  * the page it can ink. Comparing a page with the picture the caller already shows of it gives
  * the band where items appeared, moved or went; only that band needs drawing again.
  */
-import type { FrameItem, Page } from '../layout/frame.js';
-import { fontLibrary } from '../text/font-library.js';
+import type { FaceSource, FrameItem, Page } from '../layout/frame.js';
 import { glyphBox } from './glyph-shapes.js';
 import { itemDigest } from './page-fingerprint.js';
 
@@ -27,11 +26,11 @@ const MOST_OF_PAGE = 0.6;
 /** Anti-aliasing reaches a pixel past an outline: the band is widened by this (points). */
 const BLEED = 1.5;
 
-export function pageInk(page: Page): PageInk {
+export function pageInk(page: Page, faces: FaceSource): PageInk {
   const items: PageInk['items'] = [];
   page.items.forEach((item, index) => {
     const digest = itemDigest(item);
-    if (digest !== null) items.push({ digest, extent: itemExtent(item), index });
+    if (digest !== null) items.push({ digest, extent: itemExtent(item, faces), index });
   });
   return { width: page.width, height: page.height, items };
 }
@@ -72,10 +71,10 @@ function inksBand(extent: Band, band: Band): boolean {
   return extent.bottom + BLEED > band.top && extent.top - BLEED < band.bottom;
 }
 
-function itemExtent(item: FrameItem): Band {
+function itemExtent(item: FrameItem, faces: FaceSource): Band {
   switch (item.kind) {
     case 'glyphs':
-      return glyphRunExtent(item);
+      return glyphRunExtent(item, faces);
     case 'rect':
       return { top: item.y - item.lineWidth, bottom: item.y + item.height + item.lineWidth };
     case 'line':
@@ -92,12 +91,12 @@ function itemExtent(item: FrameItem): Band {
 }
 
 /** From the glyphs' own outlines: accents, tall operators and raised glyphs included. */
-function glyphRunExtent(run: Extract<FrameItem, { kind: 'glyphs' }>): Band {
-  const scale = run.size / fontLibrary.known(run.face).unitsPerEm;
+function glyphRunExtent(run: Extract<FrameItem, { kind: 'glyphs' }>, faces: FaceSource): Band {
+  const scale = run.size / faces.known(run.face).unitsPerEm;
   let top = run.y;
   let bottom = run.y;
   for (const glyph of run.glyphs) {
-    const box = glyphBox(run.face, glyph.id);
+    const box = glyphBox(faces, run.face, glyph.id);
     top = Math.min(top, run.y - glyph.dy - box.maxY * scale);
     bottom = Math.max(bottom, run.y - glyph.dy - box.minY * scale);
   }

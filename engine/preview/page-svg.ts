@@ -4,9 +4,8 @@
  * outlines from the very faces layout shaped with (each outline defined once per page and placed
  * with <use>), so resvg needs no fonts of its own.
  */
-import type { FrameItem, GlyphRunItem, Page, PathItem, RectItem } from '../layout/frame.js';
+import type { FaceSource, FrameItem, GlyphRunItem, Page, PathItem, RectItem } from '../layout/frame.js';
 import type { Color } from '../style/color.js';
-import { fontLibrary } from '../text/font-library.js';
 import { glyphOutline } from './glyph-shapes.js';
 import { watermarkSvg } from './watermark-svg.js';
 
@@ -29,11 +28,11 @@ export function wholePage(page: Page, zoom: number): PixelRows {
  * page, only those that can ink it, so the band costs a fraction of the whole and has the very
  * pixels the whole page has there.
  */
-export function pageSvg(page: Page, pageColor: Color | null, pixels: PixelRows, items: readonly FrameItem[] = page.items): string {
+export function pageSvg(page: Page, pageColor: Color | null, pixels: PixelRows, faces: FaceSource, items: readonly FrameItem[] = page.items): string {
   const { zoom, top, rows } = pixels;
-  const glyphs = new GlyphDefs();
+  const glyphs = new GlyphDefs(faces);
   const body: string[] = [`<rect width="${n(page.width)}" height="${n(page.height)}" fill="${hex(pageColor ?? WHITE)}"/>`];
-  const draw = tooDense(items) ? greekedSvg : (item: FrameItem) => itemSvg(item, glyphs);
+  const draw = tooDense(items) ? (item: FrameItem) => greekedSvg(item, glyphs) : (item: FrameItem) => itemSvg(item, glyphs);
   for (const item of items) {
     const drawn = draw(item);
     if (drawn) body.push(drawn);
@@ -70,7 +69,7 @@ export function tooDense(items: readonly FrameItem[]): boolean {
  * text as a bar of its colour along its baseline, an image as a grey box, rules and boxes as
  * they are; vector shapes are left out.
  */
-function greekedSvg(item: FrameItem): string | null {
+function greekedSvg(item: FrameItem, glyphs: GlyphDefs): string | null {
   switch (item.kind) {
     case 'glyphs': {
       if (item.invisible) return null;
@@ -82,7 +81,7 @@ function greekedSvg(item: FrameItem): string | null {
     case 'path':
       return null;
     default:
-      return itemSvg(item, new GlyphDefs());
+      return itemSvg(item, glyphs);
   }
 }
 
@@ -109,7 +108,7 @@ function itemSvg(item: FrameItem, glyphs: GlyphDefs): string | null {
 
 /** Each glyph at its pen position; `dy` is upwards, as in the PDF painter. */
 function glyphRunSvg(run: GlyphRunItem, glyphs: GlyphDefs): string {
-  const face = fontLibrary.known(run.face);
+  const face = glyphs.faces.known(run.face);
   const scale = run.size / face.unitsPerEm;
   const uses: string[] = [];
   let pen = run.x;
@@ -141,10 +140,12 @@ function pathSvg(item: PathItem): string {
 export class GlyphDefs {
   private readonly used = new Map<string, string>();
 
+  constructor(readonly faces: FaceSource) {}
+
   /** The id to <use> for a glyph, or null for one with no outline (a space). */
   use(faceKey: string, glyphId: number): string | null {
     const key = `${faceKey}\u0000${glyphId}`;
-    const d = glyphOutline(faceKey, glyphId);
+    const d = glyphOutline(this.faces, faceKey, glyphId);
     if (d === '') return null;
     let id = this.used.get(key);
     if (id === undefined) {
@@ -158,7 +159,7 @@ export class GlyphDefs {
     const defs: string[] = [];
     for (const [key, id] of this.used) {
       const [faceKey, glyphId] = key.split('\u0000') as [string, string];
-      defs.push(`<path id="${id}" d="${glyphOutline(faceKey, Number(glyphId))}"/>`);
+      defs.push(`<path id="${id}" d="${glyphOutline(this.faces, faceKey, Number(glyphId))}"/>`);
     }
     return defs.join('');
   }

@@ -95,7 +95,7 @@ export async function renderPreview(markdown: string, options: PreviewOptions = 
     const hash = hashes[index]!;
     const zoom = zooms[index]!;
     if (!toDraw.has(index)) return { hash, width: page.width, height: page.height, png: null, band: null, lines: null };
-    const ink = pageInk(page);
+    const ink = pageInk(page, laidOut.fonts);
     drawnInk.set(hash, ink);
     const base = shown[index];
     const earlier = base && known.has(base) ? drawnInk.get(base) : undefined;
@@ -103,7 +103,7 @@ export async function renderPreview(markdown: string, options: PreviewOptions = 
     const rows = changed ? bandRows(changed, zoom) : wholePage(page, zoom);
     const items = changed ? itemsInking(page, ink, { top: rows.top / zoom, bottom: (rows.top + rows.rows) / zoom }) : page.items;
     if (tooDense(items)) warnings.push(`page ${index + 1} holds too much to preview in full: its text is drawn as bars (the PDF is complete)`);
-    const png = rasterise(Resvg, pageSvg(page, laidOut.pageColor, rows, items));
+    const png = rasterise(Resvg, pageSvg(page, laidOut.pageColor, rows, laidOut.fonts, items));
     const band = changed ? { base: base!, top: rows.top / zoom, height: rows.rows / zoom } : null;
     return { hash, width: page.width, height: page.height, png, band, lines: pageLines(page) };
   });

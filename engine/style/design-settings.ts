@@ -4,12 +4,12 @@ import { NAMED_PAPERS, parsePaper, sheetSize, type PaperSize } from './paper.js'
 import { PAGE_NUMBER_STYLES, type PageNumberStyle } from './page-numbers.js';
 import { DEFAULT_FOOTER, NO_LINE, readRunningLine, type RunningLine } from './running-lines.js';
 import { parseMargins, MARGINS_EXPECTED, type Margins } from './margins.js';
-import { FONTS_EXPECTED, parseFonts, type DocumentFonts } from './document-fonts.js';
+import { DEFAULT_FONTS, fontsExpected, NO_REGISTERED_FAMILIES, parseFonts, type DocumentFonts, type RegisteredFamilies } from './document-fonts.js';
 import type { SettingFailure } from './setting-failure.js';
 import { COLUMNS_EXPECTED, DEFAULT_COLUMN_GAP, parseColumns, type Columns } from './columns.js';
 
 export type Orientation = 'portrait' | 'landscape';
-export type { DocumentFonts, FontFamily } from './document-fonts.js';
+export type { DocumentFonts, RegisteredFamilies } from './document-fonts.js';
 export type { Margins } from './margins.js';
 export type { Columns } from './columns.js';
 export type { SettingFailure } from './setting-failure.js';
@@ -39,7 +39,7 @@ export interface DesignSettings {
   fontSize: number;
   /** The body in one column or two (a leading title block and contents span both). */
   columns: Columns;
-  /** The bundled families of the text and the headings. */
+  /** The families of the text, the headings and code: bundled, or registered for the render. */
   fonts: DocumentFonts;
   /** Links and headings in this colour (made readable on the page if it is not). Null: the theme's. */
   accent: Color | null;
@@ -64,7 +64,7 @@ export const DEFAULT_DESIGN: Readonly<DesignSettings> = Object.freeze({
   coverImage: null,
   fontSize: DEFAULT_FONT_SIZE,
   columns: { count: 1, gap: DEFAULT_COLUMN_GAP } as Columns,
-  fonts: { text: 'serif', heading: 'serif' } as DocumentFonts,
+  fonts: DEFAULT_FONTS,
   accent: null,
 });
 
@@ -89,8 +89,15 @@ export const DESIGN_KEYS = [
   'accent',
 ] as const;
 
-/** The design keys of a front matter (or `design` option) record; other keys are not read here. */
-export function readDesign(record: Readonly<Record<string, unknown>>, fail: SettingFailure): Partial<DesignSettings> {
+/**
+ * The design keys of a front matter (or `design` option) record; other keys are not read here.
+ * `fonts` may name the families `registered` for the render besides the bundled ones.
+ */
+export function readDesign(
+  record: Readonly<Record<string, unknown>>,
+  fail: SettingFailure,
+  registered: RegisteredFamilies = NO_REGISTERED_FAMILIES,
+): Partial<DesignSettings> {
   const out: Partial<DesignSettings> = {};
   const has = (key: string) => record[key] !== undefined && record[key] !== null;
   if (has('paper'))
@@ -121,7 +128,7 @@ export function readDesign(record: Readonly<Record<string, unknown>>, fail: Sett
     out.fontSize = size;
   }
   if (has('columns')) out.columns = parseColumns(record.columns) ?? fail('columns', record.columns, COLUMNS_EXPECTED);
-  if (has('fonts')) out.fonts = parseFonts(record.fonts) ?? fail('fonts', record.fonts, FONTS_EXPECTED);
+  if (has('fonts')) out.fonts = parseFonts(record.fonts, registered) ?? fail('fonts', record.fonts, fontsExpected(registered));
   if (has('accent')) out.accent = parseHexColor(record.accent) ?? fail('accent', record.accent, 'a colour written #rrggbb or #rgb');
   return out;
 }

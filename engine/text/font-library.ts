@@ -1,16 +1,19 @@
 import { readFileSync } from 'node:fs';
 import * as fontkit from 'fontkit';
-import { BUNDLED_FACES, type BundledFace, type FontStyle } from './font-catalog.js';
-import type { DocumentFonts } from '../style/document-fonts.js';
+import { BUNDLED_FACES, type BundledFace, type Design, type FontStyle } from './font-catalog.js';
+import { DEFAULT_FONTS, type DocumentFonts } from '../style/document-fonts.js';
 import { Face } from './face.js';
 import { covers, readCoverage } from './cmap-coverage.js';
 import { isJoinerOrSelector } from './letter-runs.js';
 import { SystemFonts } from './system-fonts.js';
+import { RegisteredFonts, WEIGHT_NUMBERS } from './registered-fonts.js';
 
 /**
  * All faces Quire can draw with, and the fallback chain that picks a face for each character
  * by coverage: the style's own face, the bundled fallbacks, then system fonts. Faces load on
- * first use and live for the process, so a warm engine pays nothing for them.
+ * first use and live for the process, so a warm engine pays nothing for them. A family
+ * registered for a render (`RegisteredFonts`) is seen through a view of the library made for
+ * that render; characters its faces lack come from the bundled family of the same look first.
  */
 export class FontLibrary {
   private readonly faces = new Map<string, Face>();
@@ -18,24 +21,59 @@ export class FontLibrary {
   /** Fallback faces chosen per character and style, and per run of letters and style. */
   private readonly choice = new Map<number, Face | null>();
   private readonly runChoice = new Map<string, Face | null>();
-  /** What the `serif` (text) and `heading` families stand for; a document's own view changes them. */
-  private families: Readonly<DocumentFonts> = SERIF_THROUGHOUT;
+  /** What the `serif` (text), `heading` and `mono` families stand for; a document's own view changes them. */
+  private families: Readonly<DocumentFonts> = DEFAULT_FONTS;
+  /** The families registered for the render this view was made for. */
+  private registered: RegisteredFonts = RegisteredFonts.none;
+  /** Registered faces chosen per role, weight and slant (the view's own), by roleStyleIndex. */
+  private registeredChoice: (RegisteredChoice | null | undefined)[] = [];
 
   /**
-   * This library as a document with its own text and heading families sees it. The view shares
-   * the library's faces and caches (it is made over it, not copied), so no font loads twice.
+   * This library as a document with its own families sees it (`registered`: those given to its
+   * render). The view shares the library's faces and caches (it is made over it, not copied), so
+   * no bundled font loads twice.
    */
-  withFamilies(families: Readonly<DocumentFonts>): FontLibrary {
-    if (families.text === 'serif' && families.heading === 'serif') return this;
+  withFamilies(families: Readonly<DocumentFonts>, registered: RegisteredFonts = RegisteredFonts.none): FontLibrary {
+    if (families.text === 'serif' && families.heading === 'serif' && families.mono === 'mono' && registered.size === 0) return this;
     const view = Object.create(this) as FontLibrary;
     view.families = families;
+    view.registered = registered;
+    view.registeredChoice = [];
     return view;
   }
 
-  /** The style with the document's families put in for `serif` and `heading`. */
+  /** The bundled style a style stands for in this view, with the document's family put in for `serif`, `heading` and `mono`. */
   private physical(style: FontStyle): FontStyle {
-    const family = style.family === 'serif' ? this.families.text : style.family === 'heading' ? this.families.heading : style.family;
-    return family === style.family ? style : { ...style, family };
+    const family =
+      style.family === 'serif'
+        ? this.families.text
+        : style.family === 'heading'
+          ? this.families.heading
+          : style.family === 'mono'
+            ? this.families.mono
+            : style.family;
+    return family === style.family ? style : { ...style, family: family as FontStyle['family'] };
+  }
+
+  /**
+   * For a style whose family is registered in this view: its face, and the bundled style of the
+   * same look that draws what the face lacks; null for a bundled family (checked with no
+   * allocation, as it is on every character).
+   */
+  private registeredFor(style: FontStyle): RegisteredChoice | null {
+    if (this.registered.size === 0) return null;
+    const index = roleStyleIndex(style);
+    let choice = this.registeredChoice[index];
+    if (choice === undefined) {
+      const family = this.physical(style).family;
+      if (!this.registered.has(family)) choice = null;
+      else {
+        const registered = this.registered.match(family, WEIGHT_NUMBERS[style.weight], style.italic);
+        choice = { face: registered.face, standIn: { family: STAND_IN[registered.design], weight: style.weight, italic: style.italic } };
+      }
+      this.registeredChoice[index] = choice;
+    }
+    return choice;
   }
 
   face(key: string): Face {
@@ -55,23 +93,28 @@ export class FontLibrary {
     return face;
   }
 
-  /** Looks up a face by key, including system faces already chosen by coverage. */
+  /** Looks up a face by key, including system faces already chosen by coverage and faces registered for the render. */
   known(key: string): Face {
-    return this.faces.get(key) ?? this.face(key);
+    return this.registered.known(key) ?? this.faces.get(key) ?? this.face(key);
   }
 
   private readonly primaries: (Face | undefined)[] = [];
 
   primary(given: FontStyle): Face {
-    const style = this.physical(given);
+    return this.registeredFor(given)?.face ?? this.bundledPrimary(this.physical(given));
+  }
+
+  private bundledPrimary(style: FontStyle): Face {
     const index = styleIndex(style);
     return (this.primaries[index] ??= this.face(primaryKey(style)));
   }
 
   /** The face to draw `codePoint` in for `style`, or null when no font has it. */
   faceFor(given: FontStyle, codePoint: number): Face | null {
-    const style = this.physical(given);
-    const primary = this.primary(style);
+    const registered = this.registeredFor(given);
+    if (registered?.face.has(codePoint)) return registered.face;
+    const style = registered ? registered.standIn : this.physical(given);
+    const primary = this.bundledPrimary(style);
     if (primary.has(codePoint)) return primary;
     const cacheKey = codePoint * STYLE_COUNT + styleIndex(style);
     let found = this.choice.get(cacheKey);
@@ -85,15 +128,21 @@ export class FontLibrary {
   /**
    * One face for a run of letters the style's own face cannot draw whole (a polytonic Greek
    * word, whose plain letters Source Serif has and whose accented ones it lacks), so that the
-   * word is not drawn in two designs; null when no single face has every character.
+   * word is not drawn in two designs; null when no single face has every character. For a
+   * registered family, the bundled face of its look draws the run if it can, before any fallback.
    */
   faceForRun(given: FontStyle, run: string): Face | null {
-    const style = this.physical(given);
+    const registered = this.registeredFor(given);
+    const style = registered ? registered.standIn : this.physical(given);
+    const codePoints = () => [...run].map((char) => char.codePointAt(0)!).filter((codePoint) => !isJoinerOrSelector(codePoint));
+    if (registered) {
+      const standIn = this.bundledPrimary(style);
+      if (codePoints().every((codePoint) => standIn.has(codePoint))) return standIn;
+    }
     const cacheKey = `${styleIndex(style)}:${run}`;
     let found = this.runChoice.get(cacheKey);
     if (found === undefined) {
-      const codePoints = [...run].map((char) => char.codePointAt(0)!).filter((codePoint) => !isJoinerOrSelector(codePoint));
-      found = this.fallbackCovering(style, codePoints);
+      found = this.fallbackCovering(style, codePoints());
       if (this.runChoice.size >= MAX_RUN_CHOICES) this.runChoice.clear();
       this.runChoice.set(cacheKey, found);
     }
@@ -137,7 +186,21 @@ export class FontLibrary {
   }
 }
 
-const SERIF_THROUGHOUT: DocumentFonts = { text: 'serif', heading: 'serif' };
+interface RegisteredChoice {
+  face: Face;
+  /** The bundled style of the face's look: its face and fallbacks draw what the registered face lacks. */
+  standIn: FontStyle;
+}
+
+/** A small integer per style as asked for, by role (serif, heading, sans, mono), weight and slant. */
+function roleStyleIndex(style: FontStyle): number {
+  const role = style.family === 'serif' ? 0 : style.family === 'heading' ? 1 : style.family === 'sans' ? 2 : 3;
+  const weight = style.weight === 'regular' ? 0 : style.weight === 'semibold' ? 1 : 2;
+  return role * 6 + weight * 2 + (style.italic ? 1 : 0);
+}
+
+/** The bundled family that draws what a registered face of each look lacks. */
+const STAND_IN: Record<Design, FontStyle['family']> = { serif: 'serif', sans: 'sans', mono: 'mono' };
 
 /** A small integer per distinct style (of a physical family): cheaper to look up than a string key on every character. */
 function styleIndex(style: FontStyle): number {

@@ -23,6 +23,7 @@ export async function renderCommand(argv: string[]): Promise<void> {
     encoding: args.encoding,
     maxRemote: args.maxRemote,
     maxRemoteBytes: args.maxRemoteBytes,
+    fonts: args.fonts,
     root: path.resolve(args.root ?? commonFolder(args.inputs)),
   };
   // Loaded only for --out-dir: its worker threads' module is a few milliseconds of every start.

@@ -1,34 +1,11 @@
 /**
- * What one deployment decides about outbound requests: which domains are refused beyond the
- * built-in special-use names, which DNS servers answer, and the time bounds of remote resources
- * (docs/api.md "Limits" leaves them to the deployment). Plain data, so it can be handed to
- * render workers.
+ * What one deployment decides about outbound requests, read from the environment: the settings
+ * themselves (the address policy's and the remote loader's) are the engine's
+ * (engine/resources/remote/net-settings.ts).
  */
-import { domainToASCII } from 'node:url';
+import { DEFAULT_NET_SETTINGS, isDnsServer, normalizeDomain, type NetSettings } from '@quire/engine/net';
 
-export interface NetSettings {
-  /** Refused with all their subdomains, on top of BUILT_IN_BLOCKED_DOMAINS. */
-  blockedDomains: string[];
-  /** `host` or `host:port` of the DNS servers to ask; undefined: the system's (resolv.conf). */
-  dnsServers: string[] | undefined;
-  /** Test-only: loopback addresses (127.0.0.0/8) pass the address policy. Only the environment sets it. */
-  allowLoopback: boolean;
-  /** Bound on one remote resource, from resolution to its last byte. */
-  resourceTimeoutMs: number;
-  /** Bound on all remote resources of one render together; loads past it fail as `timeout`. */
-  resourcesTimeoutMs: number;
-}
-
-/** Special-use names that never lead to a public host (RFC 6761, 6762, 8375) and common private suffixes. */
-export const BUILT_IN_BLOCKED_DOMAINS = ['localhost', 'localdomain', 'local', 'internal', 'home.arpa', 'test', 'invalid'];
-
-export const DEFAULT_NET_SETTINGS: Readonly<NetSettings> = Object.freeze({
-  blockedDomains: [],
-  dnsServers: undefined,
-  allowLoopback: false,
-  resourceTimeoutMs: 15_000,
-  resourcesTimeoutMs: 45_000,
-});
+export { BUILT_IN_BLOCKED_DOMAINS, DEFAULT_NET_SETTINGS, normalizeDomain, type NetSettings } from '@quire/engine/net';
 
 /**
  * QUIRE_NET_BLOCKED_DOMAINS and QUIRE_NET_DNS_SERVERS (comma-separated),
@@ -64,30 +41,7 @@ export function netSettingsFromEnv(env: NodeJS.ProcessEnv): NetSettings {
   };
 }
 
-/**
- * An IP address, `IPv4:port` or `[address]:port`, as the resolver takes them. Checked here
- * because the resolver checks only at the first lookup, and not all of it: a name throws then,
- * port 0 aborts the whole process (a failed assertion in Node's c-ares binding), and a port past
- * 65535 is quietly taken modulo 65536.
- */
 function checkDnsServer(server: string): string {
-  const { host, port = '53' } = /^\[(?<host>[^\]]+)\](?::(?<port>\d+))?$/.exec(server)?.groups ??
-    /^(?<host>[^:]+):(?<port>\d+)$/.exec(server)?.groups ?? { host: server };
-  // node:net only here: loading it (and the socket bindings it brings) is ~1.6 ms of every cold `quire render`.
-  if (process.getBuiltinModule('node:net').isIP(host!) === 0 || Number(port) < 1 || Number(port) > 65_535) {
-    throw new Error(`QUIRE_NET_DNS_SERVERS: "${server}" is not an IP address with an optional port (1-65535)`);
-  }
+  if (!isDnsServer(server)) throw new Error(`QUIRE_NET_DNS_SERVERS: "${server}" is not an IP address with an optional port (1-65535)`);
   return server;
-}
-
-/** `*.Bücher.Example.` → `xn--bcher-kva.example`: how domains are compared (as the URL parser writes host names). */
-export function normalizeDomain(domain: string): string {
-  const ascii = domainToASCII(
-    domain
-      .trim()
-      .replace(/^\*?\.+/, '')
-      .replace(/\.+$/, ''),
-  );
-  if (ascii === '') throw new Error(`"${domain}" is not a domain name`);
-  return ascii;
 }

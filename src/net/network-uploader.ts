@@ -6,10 +6,10 @@
  */
 import type { Log } from '../log.js';
 import { invalidRequest, quotaUnavailable, uploadFailed } from '../service-error.js';
-import { resolveDestination } from './destination.js';
-import { DestinationRefused, DestinationUnchecked, type RefusalReason } from './destination-errors.js';
+import { resolveDestination } from '@quire/engine/net';
+import { DestinationRefused, DestinationUnchecked, type RefusalReason } from '@quire/engine/net';
 import type { NetSettings } from './net-settings.js';
-import { exchange, ExchangeError } from './pinned-exchange.js';
+import { exchange, ExchangeError } from '@quire/engine/net';
 import type { UploadDestination, Uploader } from './uploader.js';
 
 /** docs/api.md "Limits": connect within 10 s, the whole PUT within 60 s. */

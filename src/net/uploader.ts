@@ -4,7 +4,7 @@
  * PUT later connects to exactly that address. Without an uploader the service answers upload
  * requests 503 `render_unavailable` before reserving anything.
  */
-import type { Destination } from './destination.js';
+import type { Destination } from '@quire/engine/net';
 
 export type UploadDestination = Destination;
 

@@ -2,6 +2,7 @@
  * `quire render`'s arguments: which files, where the PDFs go, how resources load, and the
  * engine's feature switches — with the help text that lists them all.
  */
+import path from 'node:path';
 import { DEFAULT_FEATURES, FEATURE_NAMES, type RenderOptions, type ResourceMode } from '@quire/engine';
 import { DEFAULT_NET_SETTINGS } from '../../net/net-settings.js';
 import { CliAnswer, CliError } from '../cli-error.js';
@@ -34,6 +35,13 @@ export interface RenderArguments {
   maxRemoteBytes: number;
   /** `--progress`: progress lines for remote images even when standard error is not a terminal. */
   progress: boolean;
+  /** `--font [Family=]file`, in order: the files absolute, the family null when the font's own name is meant. */
+  fonts: FontFile[];
+}
+
+export interface FontFile {
+  family: string | null;
+  file: string;
 }
 
 const MB = 1024 * 1024;
@@ -80,6 +88,10 @@ options:
                           repeatable; the document's own front matter overrides it
   --config FILE           settings (front matter keys) from FILE; without it, from a
                           ${CONFIG_FILE} beside the Markdown file when there is one
+  --font [FAMILY=]FILE    a TrueType or OpenType font (.ttf, .otf, .ttc) the document may name
+                          in its front matter (fonts: Inter, or fonts: {body: Inter, mono: …}),
+                          as FAMILY or else by the family its name table gives; repeatable, one
+                          face (regular, bold, italic, bold italic) each
   -h, --help              this help
   -v, --version           the version of quire
 
@@ -98,6 +110,7 @@ examples:
   quire render intro.md setup.md -o book.pdf   one PDF, each file from a new page
   quire render docs/*.md --out-dir pdf/        one PDF per file
   quire render notes.md --set paper=letter --set footer="{page} of {pages}"
+  quire render notes.md --font Inter-Regular.ttf --font Inter-Bold.ttf --set fonts=Inter
   cat notes.md | quire render - > notes.pdf
 `;
 
@@ -117,6 +130,7 @@ export function parseRenderArguments(argv: string[]): RenderArguments {
     maxRemote: Number.POSITIVE_INFINITY,
     maxRemoteBytes: CLI_REMOTE_BYTES,
     progress: false,
+    fonts: [],
   };
   answerHelpOrVersion(argv);
   const features: Record<string, unknown> = {};
@@ -162,6 +176,7 @@ export function parseRenderArguments(argv: string[]): RenderArguments {
     else if (arg === '--max-remote') parsed.maxRemote = wholeNumber(arg, value());
     else if (arg === '--max-remote-mb') parsed.maxRemoteBytes = megabytes(arg, value());
     else if (arg === '--progress') parsed.progress = true;
+    else if (arg === '--font') parsed.fonts.push(fontFile(value()));
     else if (arg.startsWith('--no-')) features[featureName(arg.slice(5), arg)] = false;
     else if (arg.startsWith('--') && arg.length > 2) features[featureName(arg.slice(2), arg)] = true;
     else throw new CliError(`unknown option ${arg} (see quire render --help)`);
@@ -205,6 +220,22 @@ function checked(args: RenderArguments): RenderArguments {
   }
   if (args.watch && (inputs.length > 1 || inputs[0] === '-' || args.outDir !== null)) throw new CliError('--watch follows one file (not standard input)');
   return args;
+}
+
+/**
+ * `--font Inter.ttf` or `--font "Inter Display=fonts/Inter.ttf"`: a family before an `=` when
+ * what precedes it names no folder (a file whose name holds `=` is written with its folder,
+ * `./a=b.ttf`).
+ */
+function fontFile(value: string): FontFile {
+  const equals = value.indexOf('=');
+  const family = equals > 0 ? value.slice(0, equals) : '';
+  if (family.trim() !== '' && !/[/\\]/.test(family)) {
+    const file = value.slice(equals + 1);
+    if (file === '') throw new CliError(`--font ${value}: which file? (--font FAMILY=FILE)`);
+    return { family: family.trim(), file: path.resolve(file) };
+  }
+  return { family: null, file: path.resolve(value) };
 }
 
 function resourceMode(mode: string): ResourceMode {

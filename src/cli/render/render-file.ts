@@ -1,7 +1,9 @@
 /** One Markdown file (or standard input) to PDF bytes, as `quire render` sets the engine up. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
+  DEFAULT_BOUNDS,
+  FontError,
   FrontMatterError,
   InvalidOptionError,
   QuireError,
@@ -9,6 +11,7 @@ import {
   ResourceError,
   render,
   renderFiles,
+  type FontSource,
   type MarkdownFile,
   type RenderCache,
   type RenderOptions,
@@ -16,7 +19,7 @@ import {
   type ResourceLoader,
 } from '@quire/engine';
 import { CliError } from '../cli-error.js';
-import type { RenderArguments } from './arguments.js';
+import type { FontFile, RenderArguments } from './arguments.js';
 import { decodeInput } from './decode-input.js';
 import { cliLoader, RemoteImages, type FetchProgress, type RemoteImageMemory } from './resource-loader.js';
 import { designFor } from './design-config.js';
@@ -27,7 +30,10 @@ export interface RenderedFile {
   warnings: string[];
 }
 
-export type RenderSettings = Pick<RenderArguments, 'offline' | 'resources' | 'options' | 'config' | 'sets' | 'encoding' | 'maxRemote' | 'maxRemoteBytes'> & {
+export type RenderSettings = Pick<
+  RenderArguments,
+  'offline' | 'resources' | 'options' | 'config' | 'sets' | 'encoding' | 'maxRemote' | 'maxRemoteBytes' | 'fonts'
+> & {
   /** Local images never load from outside this folder. */
   root: string;
   /** Told how the remote images load (not for --out-dir, whose settings go to other threads). */
@@ -43,7 +49,12 @@ export async function renderFile(input: string, settings: RenderSettings): Promi
   const warnings: string[] = [];
   const options = await engineOptions(input, settings, warnings);
   const remote = remoteImages(settings);
-  const rendered = await engineErrors(() => render(markdown, { ...options, loader: loaderFor(input, markdown, settings, remote) }), [input]);
+  const rendered = await engineErrors(
+    () => render(markdown, { ...options, loader: loaderFor(input, markdown, settings, remote) }),
+    [input],
+    [],
+    settings.fonts,
+  );
   return { ...rendered, warnings: [...warnings, ...rendered.warnings.map((warning) => placed(warning, input))] };
 }
 
@@ -61,7 +72,7 @@ export async function renderJoined(inputs: string[], settings: RenderSettings): 
   // The first file's settings speak for the whole, as its front matter does.
   const warnings: string[] = [];
   const options = await engineOptions(inputs[0]!, settings, warnings);
-  const rendered = await engineErrors(() => renderFiles(files, options), inputs, files);
+  const rendered = await engineErrors(() => renderFiles(files, options), inputs, files, settings.fonts);
   return { ...rendered, warnings: [...warnings, ...rendered.warnings] };
 }
 
@@ -98,20 +109,39 @@ async function engineOptions(input: string, settings: RenderSettings, warnings: 
     design: await designFor(input, settings.config, settings.sets, (warning) => warnings.push(warning)),
     resources: settings.resources,
     // Local images are the user's own files; remote ones are bounded by --max-remote-mb (RemoteImages).
+    ...(settings.fonts.length > 0 && { fonts: settings.fonts.map(readFont) }),
     ...(cache && { cache }),
   };
 }
 
 /**
- * The engine's result, its typed errors as one line for the user. `inputs` are the files rendered
- * and `files` their paths as the engine knew them (joined files), to name the one at fault.
+ * A `--font` file's bytes, read here (from wherever it is: the user named it, no document did),
+ * its size checked before it is read.
  */
-async function engineErrors(run: () => Promise<RenderResult>, inputs: string[], files: MarkdownFile[] = []): Promise<RenderedFile> {
+function readFont({ family, file }: FontFile): FontSource {
+  let bytes: Uint8Array;
+  try {
+    const size = statSync(file).size;
+    if (size > DEFAULT_BOUNDS.maxFontBytes) throw new CliError(`font ${file}: the file is larger than ${DEFAULT_BOUNDS.maxFontBytes / 1024 / 1024} MiB`, 1);
+    bytes = readFileSync(file);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`cannot read font ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 1);
+  }
+  return { ...(family !== null && { family }), data: bytes };
+}
+
+/**
+ * The engine's result, its typed errors as one line for the user. `inputs` are the files rendered
+ * and `files` their paths as the engine knew them (joined files), to name the one at fault;
+ * `fonts` the --font files, named for a font the engine refused.
+ */
+async function engineErrors(run: () => Promise<RenderResult>, inputs: string[], files: MarkdownFile[], fonts: readonly FontFile[]): Promise<RenderedFile> {
   try {
     const result = await run();
     return { pdf: result.pdf, pages: result.pages, warnings: result.warnings };
   } catch (error) {
-    if (error instanceof QuireError) throw new CliError(describe(error, inputs, files), 1);
+    if (error instanceof QuireError) throw new CliError(describe(error, inputs, files, fonts), 1);
     throw error;
   }
 }
@@ -169,7 +199,11 @@ async function readMarkdown(input: string, encoding: string | null): Promise<str
   return decodeInput(bytes, inputName(input), encoding);
 }
 
-function describe(error: QuireError, inputs: string[], files: MarkdownFile[]): string {
+function describe(error: QuireError, inputs: string[], files: MarkdownFile[], fonts: readonly FontFile[]): string {
+  // The engine names a font by its place in the `fonts` option; the user gave it as a file.
+  if (error instanceof FontError) return `font ${fonts[error.index]?.file ?? error.font}: ${error.detail}`;
+  const font = error instanceof InvalidOptionError ? /^fonts\[(\d+)\]/.exec(error.key) : null;
+  if (font) return `--font ${fonts[Number(font[1])]?.file ?? ''}: ${error.message}`;
   if (error instanceof InvalidOptionError && error.key.startsWith('design.')) return `${error.message} (from --set or the settings file)`;
   if (error instanceof FrontMatterError) return frontMatterProblem(error, inputs, files);
   if (error instanceof ResourceError) {

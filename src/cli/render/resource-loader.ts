@@ -13,7 +13,7 @@
  */
 import { folderLoader, localPath, ResourceBudgetError, ResourceLoadError, type LoadContext, type LoadedResource, type ResourceLoader } from '@quire/engine';
 import type { RemoteLoader } from '../../net/remote-loader.js';
-import { RESOURCE_SCHEMES } from '../../net/resource-schemes.js';
+import { RESOURCE_SCHEMES } from '@quire/engine/net';
 import { CliError } from '../cli-error.js';
 
 /** Remote images fetched at once ahead of the document (the engine's own request makes one more). */

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { resolveDestination } from '../../../src/net/destination.js';
-import { DestinationRefused } from '../../../src/net/destination-errors.js';
+import { resolveDestination } from '#engine/resources/remote/destination.js';
+import { DestinationRefused } from '#engine/resources/remote/destination-errors.js';
 import { DEFAULT_NET_SETTINGS, type NetSettings } from '../../../src/net/net-settings.js';
 import { startDnsStub, type DnsStub } from './support/dns-stub.js';
 

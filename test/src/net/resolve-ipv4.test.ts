@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DestinationUnchecked } from '../../../src/net/destination-errors.js';
-import { resolveIPv4 } from '../../../src/net/resolve-ipv4.js';
+import { DestinationUnchecked } from '#engine/resources/remote/destination-errors.js';
+import { resolveIPv4 } from '#engine/resources/remote/resolve-ipv4.js';
 import { startDnsStub, type DnsStub } from './support/dns-stub.js';
 
 describe('resolving a host name to IPv4 addresses', () => {

@@ -4,7 +4,7 @@
  * http and a PUT over https each; how each ended, and anything that escaped as an uncaught
  * exception or unhandled rejection instead.
  */
-import { exchange, ExchangeError } from '../../../../src/net/pinned-exchange.js';
+import { exchange, ExchangeError } from '#engine/resources/remote/pinned-exchange.js';
 import { FAILING_ADDRESSES } from './fresh-netns.js';
 
 export interface ExchangeOutcome {

@@ -10,16 +10,23 @@ import { BUILT_IN_BLOCKED_DOMAINS, type NetSettings } from './net-settings.js';
 
 export type CheckedHost = { kind: 'address'; address: string } | { kind: 'name'; name: string };
 
-type PolicySettings = Pick<NetSettings, 'allowLoopback' | 'blockedDomains'>;
+type RangeSettings = Pick<NetSettings, 'allowLoopback' | 'allowPrivate'>;
+type PolicySettings = RangeSettings & Pick<NetSettings, 'blockedDomains'>;
 
-/** A dotted-quad IPv4 address in ipaddr.js's `unicast` range (or loopback, when a test allows it). */
-export function isPublicAddress(address: string, settings: Pick<NetSettings, 'allowLoopback'>): boolean {
+/** The ranges `allowPrivate` opens: never link-local (cloud metadata), multicast, broadcast or reserved. */
+const PRIVATE_RANGES: ReadonlySet<string> = new Set(['loopback', 'private', 'carrierGradeNat']);
+
+/**
+ * A dotted-quad IPv4 address in ipaddr.js's `unicast` range (or loopback, when a test allows it;
+ * or loopback, private and shared, when the loader's user allows them).
+ */
+export function isPublicAddress(address: string, settings: RangeSettings): boolean {
   if (!ipaddr.IPv4.isValidFourPartDecimal(address)) return false;
   // process() first (FINDINGS): a range is only meaningful on the address's canonical kind.
   const parsed = ipaddr.process(address);
   if (parsed.kind() !== 'ipv4') return false;
   const range = parsed.range();
-  return range === 'unicast' || (settings.allowLoopback && range === 'loopback');
+  return range === 'unicast' || (settings.allowLoopback && range === 'loopback') || (settings.allowPrivate === true && PRIVATE_RANGES.has(range));
 }
 
 /** A URL's `hostname` as an address to connect to, or a name still to resolve; throws DestinationRefused. */
