@@ -1,10 +1,5 @@
 import type { Page } from '../layout/frame.js';
-
-/** A line of text on a page: where its baseline is (points from the top) and what it says. */
-export interface PageLine {
-  y: number;
-  text: string;
-}
+import type { PageLine } from './page-line.js';
 
 /** Baselines closer than this (points) are one line: a superscript or a formula stays on its line. */
 const SAME_LINE = 3;

@@ -18,7 +18,8 @@ import type { PhaseTimings } from '../phase-clock.js';
 import { noLoader } from '../resources/loader.js';
 import { pageFingerprint } from './page-fingerprint.js';
 import { changedBand, itemsInking, pageInk, type Band, type PageInk } from './page-ink.js';
-import { pageLines, type PageLine } from './page-lines.js';
+import type { PageLine } from './page-line.js';
+import { pageLines } from './page-lines.js';
 import { pageSvg, tooDense, wholePage, type PixelRows } from './page-svg.js';
 import { RecentlyUsed } from '../recently-used.js';
 

@@ -117,7 +117,7 @@ describe('the engine package, installed where nothing can be compiled', () => {
   it('should type-check a strict NodeNext program against its declarations alone, and render from it', async () => {
     writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, include: ['main.ts'] }));
     writeFileSync(path.join(project, 'main.ts'), TS_PROGRAM);
-    await run(process.execPath, [TSC, '-p', project], { cwd: project, env });
+    await run(process.execPath, [TSC, '-p', project], { cwd: project, env }).catch((error: { stdout: string }) => assert.fail(`tsc: ${error.stdout}`));
     await run('node', ['out/main.js'], { cwd: project, env });
     const text = await pdftotext(readFileSync(path.join(project, 'typescript.pdf')));
     assert.match(text, /From TypeScript/);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { FIXTURES } from './fixtures.js';
 
 /** The bundled fonts' folder. */
-export const FONTS = path.resolve(FIXTURES, '../fonts');
+export const FONTS = path.resolve(FIXTURES, '../engine/fonts');
 
 export function bundledFont(file: string): Uint8Array {
   return new Uint8Array(readFileSync(path.join(FONTS, file)));
