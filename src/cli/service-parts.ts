@@ -64,7 +64,7 @@ function assemble(store: Store, pool: RenderPool, deployment: Deployment, locati
         'QUIRE_NET_ALLOW_LOOPBACK=1: outbound requests may reach loopback addresses (127.0.0.0/8). FOR TESTS ONLY — never run a public service like this.',
     });
   }
-  const uploader = deployment.upload ? networkUploader(deployment.net, log) : undefined;
+  const uploader = deployment.upload ? networkUploader(deployment.net, log, deployment.uploadTimeoutMs) : undefined;
   // Creates the master key file on first start, before anything could store a certificate.
   const sealer = sealerFromEnv(process.env, { store, location, clock: systemClock, log });
   return {

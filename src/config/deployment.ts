@@ -28,6 +28,8 @@ export interface Deployment {
   resourceBackend: boolean;
   /** Upload delivery; off (no outbound address for storage) answers upload requests 503 `render_unavailable`. */
   upload: boolean;
+  /** How long one upload's PUT may take, connection included (docs/api.md: 60 s unless the operator says). */
+  uploadTimeoutMs: number;
   /** The address policy and time bounds of outbound requests. */
   net: NetSettings;
 }
@@ -52,13 +54,14 @@ export function defaultDeployment(): Deployment {
     shutdownGraceMs: 30_000,
     resourceBackend: true,
     upload: true,
+    uploadTimeoutMs: 60_000,
     net: { ...DEFAULT_NET_SETTINGS },
   };
 }
 
 /**
  * The defaults, with any of QUIRE_MAX_BODY_MB, QUIRE_MAX_PAGES, QUIRE_MAX_RENDER_S, QUIRE_WORKERS,
- * QUIRE_QUEUE_LIMIT, QUIRE_WORKER_MEMORY_MB, QUIRE_SHUTDOWN_GRACE_S, QUIRE_UPLOAD (on/off) and the
+ * QUIRE_QUEUE_LIMIT, QUIRE_WORKER_MEMORY_MB, QUIRE_SHUTDOWN_GRACE_S, QUIRE_UPLOAD (on/off), QUIRE_UPLOAD_TIMEOUT_S and the
  * QUIRE_NET_* settings set.
  */
 export function deploymentFromEnv(env: NodeJS.ProcessEnv): Deployment {
@@ -82,6 +85,7 @@ export function deploymentFromEnv(env: NodeJS.ProcessEnv): Deployment {
     shutdownGraceMs: read('QUIRE_SHUTDOWN_GRACE_S', base.shutdownGraceMs, 1000),
     resourceBackend: switchOn(env, 'QUIRE_RESOURCE_BACKEND', base.resourceBackend),
     upload: switchOn(env, 'QUIRE_UPLOAD', base.upload),
+    uploadTimeoutMs: read('QUIRE_UPLOAD_TIMEOUT_S', base.uploadTimeoutMs, 1000),
     net: netSettingsFromEnv(env),
   };
 }

@@ -12,9 +12,8 @@ import type { NetSettings } from './net-settings.js';
 import { exchange, ExchangeError } from '@quire/engine/net';
 import type { UploadDestination, Uploader } from './uploader.js';
 
-/** docs/api.md "Limits": connect within 10 s, the whole PUT within 60 s. */
+/** docs/api.md "Limits": connect within 10 s; the whole PUT within the deployment's upload time (60 s). */
 export const UPLOAD_CONNECT_TIMEOUT_MS = 10_000;
-export const UPLOAD_TIMEOUT_MS = 60_000;
 
 const REFUSALS: Record<RefusalReason, string> = {
   scheme: '"upload_url" must be an https URL.',
@@ -25,7 +24,7 @@ const REFUSALS: Record<RefusalReason, string> = {
   no_ipv4: '"upload_url" names a host without an IPv4 address.',
 };
 
-export function networkUploader(settings: NetSettings, log: Log): Uploader {
+export function networkUploader(settings: NetSettings, log: Log, timeoutMs: number): Uploader {
   return {
     async checkDestination(url: string): Promise<UploadDestination> {
       try {
@@ -48,7 +47,7 @@ export function networkUploader(settings: NetSettings, log: Log): Uploader {
           headers: { 'Content-Type': 'application/pdf', 'Content-Length': String(pdf.byteLength) },
           body: pdf,
           connectTimeoutMs: UPLOAD_CONNECT_TIMEOUT_MS,
-          timeoutMs: UPLOAD_TIMEOUT_MS,
+          timeoutMs,
         }));
       } catch (error) {
         if (!(error instanceof ExchangeError)) throw error;

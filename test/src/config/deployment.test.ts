@@ -33,6 +33,7 @@ describe('deployment configuration', () => {
     assert.equal(deployment.maxPages, DERIVED_PAGE_CEILING);
     assert.equal(deployment.maxRenderSeconds, Number.POSITIVE_INFINITY);
     assert.equal(deployment.shutdownGraceMs, 30_000);
+    assert.equal(deployment.uploadTimeoutMs, 60_000, "docs/api.md's upload time");
   });
 
   it('should read ceilings, pool and grace from the environment, in their units', () => {
@@ -43,6 +44,7 @@ describe('deployment configuration', () => {
       QUIRE_WORKERS: '3',
       QUIRE_WORKER_MEMORY_MB: '256',
       QUIRE_SHUTDOWN_GRACE_S: '5',
+      QUIRE_UPLOAD_TIMEOUT_S: '90',
     });
     assert.equal(deployment.maxBodyBytes, 10 * MIB);
     assert.equal(deployment.maxPages, 500);
@@ -51,6 +53,7 @@ describe('deployment configuration', () => {
     assert.equal(deployment.queueLimit, 12);
     assert.equal(deployment.workerMemoryMb, 256);
     assert.equal(deployment.shutdownGraceMs, 5000);
+    assert.equal(deployment.uploadTimeoutMs, 90_000);
   });
 
   it('should refuse a value that is not a positive number', () => {

@@ -27,6 +27,7 @@ describe('upload delivery through the service', { concurrency: true }, () => {
   let noLoopback: ChildService;
   let uploadOff: ChildService;
   let base: string;
+  const UPLOAD_SECONDS = 3;
   const hitsFor = (target: string): Hit[] => storage.hits.filter((hit) => hit.target === target);
 
   before(async () => {
@@ -55,7 +56,8 @@ describe('upload delivery through the service', { concurrency: true }, () => {
     base = `https://storage.example.net:${storage.port}/bucket`;
     const common = { NODE_EXTRA_CA_CERTS: ca.caFile, QUIRE_NET_DNS_SERVERS: dns.server };
     [service, noLoopback, uploadOff] = await Promise.all([
-      startChildService({ ...common, QUIRE_NET_ALLOW_LOOPBACK: '1' }),
+      // Storage that never answers is given up on after the upload time: 60 s by default, 3 s here.
+      startChildService({ ...common, QUIRE_NET_ALLOW_LOOPBACK: '1', QUIRE_UPLOAD_TIMEOUT_S: String(UPLOAD_SECONDS) }),
       startChildService(common),
       startChildService({ ...common, QUIRE_NET_ALLOW_LOOPBACK: '1', QUIRE_UPLOAD: 'off' }),
     ]);
@@ -122,9 +124,11 @@ describe('upload delivery through the service', { concurrency: true }, () => {
     );
   });
 
-  it('should give up on storage that never answers after 60 s: 424 with status null', { timeout: 120_000 }, async () => {
+  it('should give up on storage that never answers after the upload time: 424 with status null', { timeout: 60_000 }, async () => {
     const account = await createAccount(service.store);
+    const started = Date.now();
     const response = await render(service.harness, account.key, { markdown: '# Waiting', output: 'upload', upload_url: `${base}/never.pdf?${SECRET}` });
+    assert.ok(Date.now() - started >= UPLOAD_SECONDS * 1000, 'not before the upload time');
     assert.equal(response.status, 424);
     assert.equal((await errorBody(response)).status, null);
     assert.equal(hitsFor(`/bucket/never.pdf?${SECRET}`).length, 1, 'the PUT arrived once and was not retried');

@@ -25,7 +25,11 @@ describe('checking an upload destination', () => {
       'v6only.example.net': [],
       'broken.example.net': 'servfail',
     });
-    uploader = networkUploader({ ...DEFAULT_NET_SETTINGS, dnsServers: [dns.server], blockedDomains: ['blocked.example.net'] }, (event) => logs.push(event));
+    uploader = networkUploader(
+      { ...DEFAULT_NET_SETTINGS, dnsServers: [dns.server], blockedDomains: ['blocked.example.net'] },
+      (event) => logs.push(event),
+      60_000,
+    );
   });
   after(() => dns.close());
 
